@@ -1,0 +1,21 @@
+"""The Courchevel rules as pure Python: cards, the verifiable shuffle, hand evaluation, betting and
+the hand state machine. Nothing here imports Django; the Django apps wrap it.
+"""
+
+from .cards import CardError, format_card, format_cards, parse_card, parse_cards
+from .evaluator import evaluate_high, evaluate_low
+from .shuffle import hand_seed, seed_commitment, shuffled_deck, UNSHUFFLED_DECK
+
+__all__ = [
+    "CardError",
+    "UNSHUFFLED_DECK",
+    "evaluate_high",
+    "evaluate_low",
+    "format_card",
+    "format_cards",
+    "hand_seed",
+    "parse_card",
+    "parse_cards",
+    "seed_commitment",
+    "shuffled_deck",
+]

@@ -1,0 +1,61 @@
+"""The deterministic, verifiable shuffle of RULES section 7. This is a public contract: anyone with a
+hand's seed can recompute its deck with a few lines in any language.
+"""
+
+import hashlib
+import hmac
+import struct
+from collections.abc import Iterator
+
+from .cards import CODES
+
+UNSHUFFLED_DECK: tuple[str, ...] = tuple(CODES)
+SEED_BYTES = 32
+
+
+def _check_seed(seed: object, what: str = "seed") -> bytes:
+    if not isinstance(seed, (bytes, bytearray)):
+        raise TypeError(f"{what} must be bytes, not {type(seed).__name__}")
+    if len(seed) != SEED_BYTES:
+        raise ValueError(f"{what} must be exactly {SEED_BYTES} bytes, got {len(seed)}")
+    return bytes(seed)
+
+
+def _stream(seed: bytes) -> Iterator[int]:
+    """Big-endian uint32s from HMAC-SHA256(key=seed, msg=k as 8 bytes big-endian), k = 0, 1, 2, …"""
+    k = 0
+    while True:
+        block = hmac.new(seed, k.to_bytes(8, "big"), hashlib.sha256).digest()
+        yield from struct.unpack(">8I", block)
+        k += 1
+
+
+def shuffled_deck(seed: bytes) -> list[str]:
+    """The 52 card codes in dealing order (index 0 is the top of the deck)."""
+    seed = _check_seed(seed)
+    deck = list(UNSHUFFLED_DECK)
+    ints = _stream(seed)
+    for i in range(51, 0, -1):
+        n = i + 1
+        limit = 2**32 - (2**32 % n)
+        x = next(ints)
+        while x >= limit:  # rejection sampling keeps every position equally likely
+            x = next(ints)
+        j = x % n
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def hand_seed(master_seed: bytes, table_number: int, hand_number: int) -> bytes:
+    """A hand's seed derived from a tournament's master seed (rehearsals, simulations, tests)."""
+    master_seed = _check_seed(master_seed, "master seed")
+    for name, value in (("table_number", table_number), ("hand_number", hand_number)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    message = f"table:{table_number}:hand:{hand_number}".encode()
+    return hmac.new(master_seed, message, hashlib.sha256).digest()
+
+
+def seed_commitment(seed: bytes) -> str:
+    """SHA-256 of the seed, as lowercase hex: shown before the hand, checked after it."""
+    return hashlib.sha256(bytes(seed)).hexdigest()

@@ -1,0 +1,194 @@
+"""Tournaments, blind structures, players and entries.
+
+The clock lives in stored timestamps on the tournament (``level_started_at``, ``paused_at``,
+``remaining_when_paused``) and a ``clock_version`` bumped by every change; ``tournaments.clock``
+computes everything else from them.
+"""
+
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Game(models.TextChoices):
+    COURCHEVEL = "courchevel", _("Courchevel")
+    COURCHEVEL_HILO = "courchevel_hilo", _("Courchevel Hi/Lo")
+
+
+class Betting(models.TextChoices):
+    FIXED_LIMIT = "fixed_limit", _("Fixed Limit")
+    POT_LIMIT = "pot_limit", _("Pot Limit")
+    NO_LIMIT = "no_limit", _("No Limit")
+
+
+class AnteKind(models.TextChoices):
+    NONE = "none", _("No ante")
+    PER_PLAYER = "per_player", _("Ante from each player")
+    BIG_BLIND = "big_blind", _("Big-blind ante")
+
+
+class BlindStructure(models.Model):
+    """A list of levels and breaks. Templates are copied into each tournament, then edited there."""
+
+    name = models.CharField(_("name"), max_length=100)
+    betting = models.CharField(_("betting structure"), max_length=20, choices=Betting.choices)
+    is_template = models.BooleanField(_("template"), default=False)
+    description = models.TextField(_("description"), blank=True)
+
+    class Meta:
+        verbose_name = _("blind structure")
+        verbose_name_plural = _("blind structures")
+
+    def __str__(self):
+        return self.name
+
+
+class Level(models.Model):
+    """One level of play or one break. ``order`` is the 0-based position in the structure."""
+
+    structure = models.ForeignKey(BlindStructure, on_delete=models.CASCADE, related_name="levels")
+    order = models.PositiveIntegerField(_("order"))
+    is_break = models.BooleanField(_("break"), default=False)
+    duration_minutes = models.PositiveIntegerField(
+        _("minutes"), validators=[MinValueValidator(1), MaxValueValidator(600)]
+    )
+    small_blind = models.PositiveBigIntegerField(_("small blind"), default=0)
+    big_blind = models.PositiveBigIntegerField(_("big blind"), default=0)
+    ante = models.PositiveBigIntegerField(_("ante"), default=0)
+    ante_kind = models.CharField(
+        _("ante kind"), max_length=20, choices=AnteKind.choices, default=AnteKind.NONE
+    )
+    small_bet = models.PositiveBigIntegerField(_("small bet"), default=0)  # fixed limit only
+    big_bet = models.PositiveBigIntegerField(_("big bet"), default=0)  # fixed limit only
+    # At a break: chip denominations taken out of play (colored up and raced off, R8.7).
+    color_up = models.JSONField(_("color-up"), default=list, blank=True)
+
+    class Meta:
+        ordering = ["structure", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["structure", "order"], name="unique_level_order"),
+        ]
+        verbose_name = _("level")
+        verbose_name_plural = _("levels")
+
+    def __str__(self):
+        if self.is_break:
+            return _("Break (%(minutes)s min)") % {"minutes": self.duration_minutes}
+        return f"{self.small_blind}/{self.big_blind}"
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("Planned")
+        REGISTERING = "registering", _("Registering")
+        RUNNING = "running", _("Running")
+        ON_BREAK = "on_break", _("On break")
+        FINISHED = "finished", _("Finished")
+
+    class Seeding(models.TextChoices):
+        FRESH = "fresh", _("Fresh seed every hand")
+        MASTER = "master", _("Master seed (rehearsal, replayable)")
+
+    name = models.CharField(_("name"), max_length=200)
+    game = models.CharField(_("game"), max_length=20, choices=Game.choices)
+    betting = models.CharField(_("betting structure"), max_length=20, choices=Betting.choices)
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.PLANNED)
+
+    starting_stack = models.PositiveBigIntegerField(
+        _("starting stack"), validators=[MinValueValidator(1), MaxValueValidator(10**9)]
+    )
+    seats_per_table = models.PositiveSmallIntegerField(
+        _("seats per table"), default=8, validators=[MinValueValidator(2), MaxValueValidator(8)]
+    )
+    structure = models.ForeignKey(
+        BlindStructure, on_delete=models.PROTECT, related_name="tournaments"
+    )
+
+    late_registration_until_level = models.PositiveIntegerField(_("late registration until level"), default=0)
+    max_reentries = models.PositiveIntegerField(_("re-entries allowed"), default=0)
+    rebuys_allowed = models.PositiveIntegerField(_("rebuys allowed"), default=0)
+    rebuy_stack = models.PositiveBigIntegerField(_("rebuy stack"), default=0)
+    addon_allowed = models.BooleanField(_("add-on allowed"), default=False)
+    addon_stack = models.PositiveBigIntegerField(_("add-on stack"), default=0)
+
+    buy_in = models.PositiveBigIntegerField(_("buy-in"), default=0)
+    fee = models.PositiveBigIntegerField(_("fee"), default=0)
+    rebuy_price = models.PositiveBigIntegerField(_("rebuy price"), default=0)
+    addon_price = models.PositiveBigIntegerField(_("add-on price"), default=0)
+    guarantee = models.PositiveBigIntegerField(_("guarantee"), default=0)
+    # Percent of prize pool by place, e.g. [50, 30, 20]; empty means the default curve by field size.
+    payout_percentages = models.JSONField(_("payout percentages"), default=list, blank=True)
+
+    seeding = models.CharField(_("seeding"), max_length=10, choices=Seeding.choices, default=Seeding.FRESH)
+    master_seed = models.BinaryField(_("master seed"), null=True, blank=True, editable=False)
+    master_seed_commitment = models.CharField(_("master seed commitment"), max_length=64, blank=True)
+
+    chip_denominations = models.JSONField(_("chip denominations"), default=list, blank=True)
+    smallest_chip = models.PositiveBigIntegerField(_("smallest chip in play"), default=1)
+
+    # The clock: stored timestamps only (R8.2).
+    level_index = models.PositiveIntegerField(_("level index"), default=0)
+    level_started_at = models.DateTimeField(_("level started at"), null=True, blank=True)
+    paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
+    remaining_when_paused = models.FloatField(_("seconds remaining when paused"), null=True, blank=True)
+    clock_version = models.PositiveBigIntegerField(_("clock version"), default=0)
+    hand_for_hand = models.BooleanField(_("hand-for-hand"), default=False)
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def is_hilo(self) -> bool:
+        return self.game == Game.COURCHEVEL_HILO
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=200)
+    nickname = models.CharField(_("nickname"), max_length=100, blank=True)
+    country = models.CharField(_("country"), max_length=2, blank=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+
+    def __str__(self):
+        return self.name
+
+
+class Entry(models.Model):
+    """One buy-in into a tournament. A re-entry is a new Entry with the next ``number``."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", _("Active")
+        BUSTED = "busted", _("Busted")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    number = models.PositiveIntegerField(_("entry number"), default=1)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    chips = models.PositiveBigIntegerField(_("chips"), default=0)
+    rebuys = models.PositiveIntegerField(_("rebuys"), default=0)
+    addon_taken = models.BooleanField(_("add-on taken"), default=False)
+    place = models.PositiveIntegerField(_("finishing place"), null=True, blank=True)
+    prize = models.PositiveBigIntegerField(_("prize"), default=0)
+    busted_at = models.DateTimeField(_("busted at"), null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player", "number"], name="unique_entry_number"),
+        ]
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+
+    def __str__(self):
+        suffix = f" #{self.number}" if self.number > 1 else ""
+        return f"{self.player}{suffix}"
