@@ -142,6 +142,8 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
+    # Shared by every process: the web servers read the clock ticks that the workers record.
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
@@ -153,6 +155,10 @@ else:
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# A task whose worker died unacknowledged is delivered again after this many seconds (Redis broker).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
+# /healthz fails when the last clock tick is older than this (seconds).
+HEALTHZ_MAX_TICK_AGE = float(os.environ.get("HEALTHZ_MAX_TICK_AGE", "30"))
 CELERY_BEAT_SCHEDULE = {
     # One beat task a second advances every clock that is due, by compare-and-set.
     "advance-clocks": {"task": "tournaments.tasks.advance_clocks", "schedule": 1.0},
@@ -184,6 +190,14 @@ if PRODUCTION:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
+    # Container healthchecks call /healthz over plain HTTP from inside the container.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    # Static files are served by the web servers themselves (no shared volume for the proxy).
+    MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    }
 
 LOGGING = {
     "version": 1,

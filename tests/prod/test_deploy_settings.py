@@ -1,0 +1,70 @@
+"""Production settings: `check --deploy` is clean, and unsafe settings refuse to start."""
+
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def manage(*args, **env):
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+PRODUCTION = {
+    "DJANGO_ENV": "production",
+    "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
+    "DJANGO_ALLOWED_HOSTS": "td.example.com",
+    "DJANGO_CSRF_TRUSTED_ORIGINS": "https://td.example.com",
+}
+
+
+def test_check_deploy_is_clean_in_production():
+    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stderr + result.stdout
+    assert "no issues" in result.stdout
+
+
+def test_production_refuses_debug():
+    result = manage("check", **{**PRODUCTION, "DJANGO_DEBUG": "1"})
+    assert result.returncode != 0
+    assert "DJANGO_DEBUG must be off" in result.stderr
+
+
+def test_production_refuses_the_default_secret_key():
+    env = {k: v for k, v in PRODUCTION.items() if k != "DJANGO_SECRET_KEY"}
+    result = manage("check", **env)
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_production_serves_healthz_over_plain_http_but_redirects_pages():
+    """Container healthchecks call http://127.0.0.1:8000/healthz; everything else goes to HTTPS."""
+    code = (
+        "import django; django.setup();"
+        "from django.test import Client; c = Client();"
+        "print(c.get('/healthz?check=database', HTTP_HOST='td.example.com').status_code,"
+        " c.get('/admin/', HTTP_HOST='td.example.com').status_code)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}, **PRODUCTION,
+             "DJANGO_SETTINGS_MODULE": "config.settings"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    healthz_status, admin_status = result.stdout.split()
+    assert healthz_status == "200" and admin_status == "301"
