@@ -5,6 +5,7 @@ The clock lives in stored timestamps on the tournament (``level_started_at``, ``
 computes everything else from them.
 """
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -34,6 +35,8 @@ class BlindStructure(models.Model):
     betting = models.CharField(_("betting structure"), max_length=20, choices=Betting.choices)
     is_template = models.BooleanField(_("template"), default=False)
     description = models.TextField(_("description"), blank=True)
+    # The starting stack the template is designed for (0: none suggested).
+    starting_stack = models.PositiveBigIntegerField(_("suggested starting stack"), default=0)
 
     class Meta:
         verbose_name = _("blind structure")
@@ -133,6 +136,17 @@ class Tournament(models.Model):
     remaining_when_paused = models.FloatField(_("seconds remaining when paused"), null=True, blank=True)
     clock_version = models.PositiveBigIntegerField(_("clock version"), default=0)
     hand_for_hand = models.BooleanField(_("hand-for-hand"), default=False)
+    # Hand-for-hand keeps the clock paused; each finished round of hands takes at most two minutes
+    # off it (R8.6), measured from this instant.
+    hand_for_hand_round_started_at = models.DateTimeField(
+        _("hand-for-hand round started at"), null=True, blank=True
+    )
+
+    percent_paid = models.PositiveSmallIntegerField(
+        _("percent of the field paid"), default=15, validators=[MinValueValidator(1), MaxValueValidator(100)]
+    )
+    # Prizes are rounded to this unit (0: chosen from the size of the pool).
+    payout_unit = models.PositiveBigIntegerField(_("payout rounding unit"), default=0)
 
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -178,6 +192,12 @@ class Entry(models.Model):
     rebuys = models.PositiveIntegerField(_("rebuys"), default=0)
     addon_taken = models.BooleanField(_("add-on taken"), default=False)
     place = models.PositiveIntegerField(_("finishing place"), null=True, blank=True)
+    # Players busting on one hand with equal starting chips share places place..place_shared_to (R8.6).
+    place_shared_to = models.PositiveIntegerField(_("shares places down to"), null=True, blank=True)
+    chips_at_start_of_bust_hand = models.PositiveBigIntegerField(
+        _("chips at the start of the bust hand"), null=True, blank=True
+    )
+    bust_hand_label = models.CharField(_("bust hand"), max_length=100, blank=True)
     prize = models.PositiveBigIntegerField(_("prize"), default=0)
     busted_at = models.DateTimeField(_("busted at"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -192,3 +212,29 @@ class Entry(models.Model):
     def __str__(self):
         suffix = f" #{self.number}" if self.number > 1 else ""
         return f"{self.player}{suffix}"
+
+
+class AuditEntry(models.Model):
+    """Who did what, when, and why. Nothing in the tournament is deleted; corrections add rows here."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    device_label = models.CharField(_("device"), max_length=100, blank=True)
+    action = models.CharField(_("action"), max_length=100)
+    target = models.CharField(_("target"), max_length=200, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    data = models.JSONField(_("data"), default=dict, blank=True)
+    at = models.DateTimeField(_("at"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
+
+    def __str__(self):
+        who = self.actor or self.device_label or "-"
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {who} {self.action} {self.target}"
