@@ -869,3 +869,24 @@ def master_seed_hex(tournament: Tournament) -> str | None:
     if tournament.status != Status.FINISHED or not tournament.master_seed:
         return None
     return bytes(tournament.master_seed).hex()
+
+
+@transaction.atomic
+def create_structure(*, name: str, betting: str, levels: list[dict], description: str = "",
+                     starting_stack: int = 0, actor=None) -> BlindStructure:
+    """A new editable structure from a list of level dicts (in order)."""
+    if not any(not fields.get("is_break") for fields in levels):
+        raise ValidationError({"levels": _("A structure needs at least one level of play.")})
+    structure = BlindStructure.objects.create(name=name, betting=betting, description=description,
+                                              starting_stack=starting_stack)
+    for order, fields in enumerate(levels):
+        fields = {k: v for k, v in fields.items() if k != "order"}
+        level = Level(structure=structure, order=order, **fields)
+        try:
+            validate_level(level, betting)
+            level.full_clean(exclude=["structure"])
+        except ValidationError as exc:
+            raise ValidationError({f"levels.{order}.{k}": v for k, v in exc.message_dict.items()}) from exc
+        level.save()
+    record_audit(actor, "structure.create", structure)
+    return structure

@@ -1,0 +1,35 @@
+"""Celery tasks of the tournaments app. Thin: they call services.
+
+``advance_clocks`` runs every second from Celery beat in production and from the in-process ticker
+of ``manage.py serve``. It is idempotent: each clock is advanced by compare-and-set on
+``clock_version`` to a state that depends only on the stored clock and the time, so running it twice,
+late or after a restart gives the same result (levels missed while the server was down are caught up).
+"""
+
+from celery import shared_task
+from django.utils import timezone
+
+from .models import Tournament
+from .services import advance_clock
+
+
+@shared_task(name="tournaments.tasks.advance_clocks", ignore_result=True)
+def advance_clocks() -> int:
+    """Advance every running clock that has a level (or break) due. Returns how many changed."""
+    now = timezone.now()
+    changed = 0
+    running = Tournament.objects.filter(
+        status__in=[Tournament.Status.RUNNING, Tournament.Status.ON_BREAK],
+        level_started_at__isnull=False,
+        paused_at__isnull=True,
+    ).select_related("structure")
+    for tournament in running:
+        if advance_clock(tournament, now):
+            changed += 1
+    try:
+        from config.health import record_tick
+    except ImportError:  # the health check is optional
+        pass
+    else:
+        record_tick()
+    return changed
