@@ -2,12 +2,25 @@
 the hand state machine. Nothing here imports Django; the Django apps wrap it.
 """
 
+from . import positions
+from .betting import Options
 from .cards import CardError, format_card, format_cards, parse_card, parse_cards
+from .errors import ConfigError, RuleError
 from .evaluator import evaluate_high, evaluate_low
+from .hand import GAMES, Hand, HandConfig, SeatConfig
+from .positions import Positions
 from .shuffle import hand_seed, seed_commitment, shuffled_deck, UNSHUFFLED_DECK
 
 __all__ = [
     "CardError",
+    "ConfigError",
+    "GAMES",
+    "Hand",
+    "HandConfig",
+    "Options",
+    "Positions",
+    "RuleError",
+    "SeatConfig",
     "UNSHUFFLED_DECK",
     "evaluate_high",
     "evaluate_low",
@@ -16,6 +29,7 @@ __all__ = [
     "hand_seed",
     "parse_card",
     "parse_cards",
+    "positions",
     "seed_commitment",
     "shuffled_deck",
 ]

@@ -1,0 +1,196 @@
+"""One betting round under the three betting structures (R5): what the player to act may do, and what
+a bet or raise does to the round.
+
+All amounts are "to" amounts: a player's total bet in this round. ``current`` is the bet to call. The
+round remembers the last full bet or raise, because an all-in for less than that does not reopen the
+betting to players who have already acted (R5.1 half-bet rule, R5.4).
+"""
+
+from dataclasses import dataclass
+
+from .errors import RuleError
+
+FIXED_LIMIT = "fixed_limit"
+POT_LIMIT = "pot_limit"
+NO_LIMIT = "no_limit"
+STRUCTURES = (FIXED_LIMIT, POT_LIMIT, NO_LIMIT)
+CAP_BETS = 4  # bet, raise, re-raise, cap (R5.1)
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the player to act may do. ``call`` is the amount they would add to call (0 with ``check``);
+    ``raise_kind`` is ``"bet"`` or ``"raise"`` when they may put in more, with ``min_to``/``max_to`` the
+    smallest and largest total for the round (either may be an all-in for less than a full bet)."""
+
+    seat: int
+    actions: tuple[str, ...]
+    call: int
+    call_all_in: bool
+    raise_kind: str | None
+    min_to: int | None
+    max_to: int | None
+    current_bet: int
+    player_bet: int
+    stack: int
+    raise_blocked: str | None = None  # why no bet or raise: capped, short, not_reopened, no_opponent
+
+    @property
+    def can_check(self) -> bool:
+        return "check" in self.actions
+
+    def to_dict(self) -> dict:
+        return {
+            "seat": self.seat, "actions": list(self.actions), "call": self.call,
+            "call_all_in": self.call_all_in, "raise_kind": self.raise_kind, "min_to": self.min_to,
+            "max_to": self.max_to, "current_bet": self.current_bet, "player_bet": self.player_bet,
+            "stack": self.stack, "raise_blocked": self.raise_blocked,
+        }
+
+
+class BettingRound:
+    """The betting state of one street.
+
+    ``full_level`` (fixed limit) is the highest bet made by a full bet or raise; ``increment`` (pot and
+    no limit) is the size of the last full bet or raise, at least the big blind; ``bets`` counts full
+    bets and raises for the fixed-limit cap, the big blind counting as the first pre-flop (R5.1).
+    """
+
+    __slots__ = ("structure", "unit", "big_blind", "preflop", "cap", "current", "full_level", "increment",
+                 "bets", "opened")
+
+    def __init__(self, structure: str, unit: int, big_blind: int, preflop: bool, cap: bool):
+        self.structure = structure
+        self.unit = unit  # fixed limit: the small or big bet of this street
+        self.big_blind = big_blind
+        self.preflop = preflop
+        self.cap = cap
+        # R5.6: the big blind is the bet to call even when it was posted short.
+        self.current = big_blind if preflop else 0
+        self.full_level = self.current
+        self.increment = big_blind
+        self.bets = 1 if preflop else 0
+        self.opened = False  # a voluntary bet or raise happened in this round
+
+    # -- rules ---------------------------------------------------------------------------------------
+
+    def rule(self) -> str:
+        if self.structure == FIXED_LIMIT:
+            return "R5.1"
+        if self.structure == POT_LIMIT:
+            return "R5.2"
+        return "R5.3"
+
+    def may_raise(self, acted: bool, acted_level: int, acted_full: int) -> bool:
+        """Whether a player may still raise: not yet acted in the round, or facing at least a full raise
+        since they last acted (an incomplete all-in does not reopen the betting, R5.1, R5.4)."""
+        if not acted:
+            return True
+        if self.structure == FIXED_LIMIT:
+            return self.full_level > acted_full
+        return self.current - acted_level >= self.increment
+
+    def capped(self) -> bool:
+        return self.structure == FIXED_LIMIT and self.cap and self.bets >= CAP_BETS
+
+    def limits(self, bet: int, stack: int, pot_for_limit: int) -> tuple[int, int]:
+        """The smallest and largest raise-to amount, before the player's stack is considered.
+        ``pot_for_limit`` is everything in the middle including all bets on the table (and, pre-flop,
+        any part of the blinds not posted, R5.2)."""
+        if self.structure == FIXED_LIMIT:
+            to = self.full_level + self.unit
+            return to, to
+        minimum = self.current + self.increment
+        if self.structure == NO_LIMIT:
+            return minimum, bet + stack
+        to_call = self.current - bet
+        # R5.2: the raise may be the pot after calling: pot + bets on the table + the call.
+        return minimum, self.current + pot_for_limit + to_call
+
+    def options(self, seat: int, bet: int, stack: int, acted: bool, acted_level: int, acted_full: int,
+                opponents_can_bet: bool, pot_for_limit: int) -> Options:
+        to_call = self.current - bet if self.current > bet else 0
+        call = to_call if to_call < stack else stack
+        actions = ["fold"]
+        if to_call == 0:
+            actions.append("check")
+        else:
+            actions.append("call")
+        all_in_to = bet + stack
+        raise_kind = min_to = max_to = blocked = None
+        if all_in_to <= self.current:
+            blocked = "short"
+        elif self.capped():
+            blocked = "capped"
+        elif not opponents_can_bet:
+            blocked = "no_opponent"
+        elif not self.may_raise(acted, acted_level, acted_full):
+            blocked = "not_reopened"
+        else:
+            low, high = self.limits(bet, stack, pot_for_limit)
+            max_to = high if high < all_in_to else all_in_to
+            min_to = low if low < max_to else max_to
+            raise_kind = "raise" if self.current > 0 else "bet"
+            actions.append(raise_kind)
+        return Options(seat, tuple(actions), call, stack <= to_call, raise_kind, min_to, max_to,
+                       self.current, bet, stack, blocked)
+
+    def check_raise(self, options: Options, action: str, to: object, all_in_to: int) -> int:
+        """Validate a bet or raise to ``to`` against ``options``; returns the amount. Raises RuleError."""
+        rule = self.rule()
+        if type(to) is not int:
+            raise RuleError("bad_amount", f"a {action} needs a whole number of chips to bet to, not {to!r}",
+                            params={"amount": repr(to)})
+        if options.raise_kind is None:
+            if options.raise_blocked == "capped":
+                raise RuleError("betting_capped", f"betting is capped at {CAP_BETS} bets this round: "
+                                "call or fold", "R5.1", {"cap": CAP_BETS})
+            if options.raise_blocked == "short":
+                raise RuleError("cannot_raise", "the player has too few chips to raise: call all-in or fold",
+                                "R3.7", {"stack": options.stack})
+            if options.raise_blocked == "no_opponent":
+                raise RuleError("no_opponent_to_bet", "every other player is all-in or folded: "
+                                "there is nobody left to bet against", "R4.6")
+            raise RuleError("betting_not_reopened",
+                            "the betting was not reopened for this player: only a full raise reopens it, "
+                            "so call or fold", "R5.1" if self.structure == FIXED_LIMIT else "R5.4")
+        if action != options.raise_kind:
+            if options.raise_kind == "raise":
+                raise RuleError("must_raise", f"there is a bet of {self.current} to this player: "
+                                "raise, call or fold, not bet", rule, {"current_bet": self.current})
+            raise RuleError("must_bet", "nobody has bet yet: bet or check, not raise", rule)
+        word = "bet" if action == "bet" else "raise"
+        if to > all_in_to:
+            raise RuleError("more_than_stack", f"{word} to {to} is more than the player has: all-in is "
+                            f"{word} to {all_in_to}", rule,
+                            {"amount": to, "minimum": options.min_to, "maximum": options.max_to})
+        if self.structure == FIXED_LIMIT and options.min_to == options.max_to and to != options.min_to:
+            raise RuleError("fixed_amount", f"{word} to {to} is not allowed: in fixed limit the {word} "
+                            f"is to exactly {options.min_to}", "R5.1",
+                            {"amount": to, "minimum": options.min_to, "maximum": options.max_to})
+        if to < options.min_to:
+            min_rule = "R5.5" if (self.preflop and not self.opened and self.structure != FIXED_LIMIT) else rule
+            raise RuleError("below_minimum", f"{word} to {to} is below the minimum {word} to {options.min_to}",
+                            min_rule, {"amount": to, "minimum": options.min_to, "maximum": options.max_to})
+        if to > options.max_to:
+            what = "pot-limit maximum" if self.structure == POT_LIMIT else "maximum"
+            raise RuleError("above_maximum", f"{word} to {to} is above the {what} {word} to {options.max_to}",
+                            rule, {"amount": to, "minimum": options.min_to, "maximum": options.max_to})
+        return to
+
+    def apply_raise(self, to: int) -> bool:
+        """Record a bet or raise to ``to``; returns whether it was a full one (which reopens betting)."""
+        if self.structure == FIXED_LIMIT:
+            # R5.1: an all-in of at least half a bet counts as a full bet or raise.
+            full = (to - self.full_level) * 2 >= self.unit
+            if full:
+                self.full_level = to
+                self.bets += 1
+        else:
+            size = to - self.current
+            full = size >= self.increment
+            if full:
+                self.increment = size
+        self.current = to
+        self.opened = True
+        return full

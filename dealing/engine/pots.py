@@ -1,0 +1,102 @@
+"""Main pot and side pots (R6.1), and splitting a pot between winners (R6.3-R6.5).
+
+Pots are built from what each player put in over the whole hand. Each level of contribution makes a
+pot that the players who reached it (and have not folded) can win; neighbouring levels with the same
+players merge. Dead money (a big-blind ante, R3.4) goes into the main pot.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]  # seats that can win it, clockwise order
+
+    def to_dict(self) -> dict:
+        return {"amount": self.amount, "eligible": list(self.eligible)}
+
+
+def build_pots(contributions: Sequence[tuple[int, int, bool]], dead: int = 0) -> list[Pot]:
+    """``contributions`` are (seat, chips put in, still in the hand) in clockwise order."""
+    levels = sorted({amount for _, amount, _ in contributions if amount > 0})
+    pots: list[list] = []
+    previous = 0
+    carry = 0  # chips of a level only folded players reached, before any pot exists
+    for level in levels:
+        amount = 0
+        eligible = []
+        for seat, put_in, live in contributions:
+            if put_in > previous:
+                amount += (put_in if put_in < level else level) - previous
+                if live and put_in >= level:
+                    eligible.append(seat)
+        previous = level
+        if pots and (pots[-1][1] == eligible or not eligible):
+            # Same players (or only folded players reached this level): one pot.
+            pots[-1][0] += amount
+        elif not eligible:
+            carry += amount
+        else:
+            pots.append([amount + carry, eligible])
+            carry = 0
+    if dead or carry:
+        if pots:
+            pots[0][0] += dead + carry
+        else:
+            pots.append([dead + carry, [seat for seat, _, live in contributions if live]])
+    return [Pot(amount, tuple(eligible)) for amount, eligible in pots]
+
+
+def split(amount: int, winners_in_order: Sequence[int], unit: int) -> list[tuple[int, int]]:
+    """Split ``amount`` equally in units of the smallest chip; odd units go one at a time to the
+    winners in the order given (the first left of the button first, R6.5). Returns (seat, chips)."""
+    units, rest = divmod(amount, unit)
+    each, odd = divmod(units, len(winners_in_order))
+    shares = []
+    for i, seat in enumerate(winners_in_order):
+        share = each * unit + (unit if i < odd else 0) + (rest if i == 0 else 0)
+        shares.append((seat, share))
+    return shares
+
+
+def halves(amount: int, unit: int) -> tuple[int, int]:
+    """High and low halves of a Hi/Lo pot; an odd unit goes to the high (R6.5)."""
+    units, rest = divmod(amount, unit)
+    low = (units // 2) * unit
+    return amount - low, low
+
+
+def best(values: dict[int, object], order: Sequence[int]) -> list[int]:
+    """The seats holding the best value, in ``order`` (values compare, greater is better)."""
+    top = None
+    winners: list[int] = []
+    for seat in order:
+        value = values.get(seat)
+        if value is None:
+            continue
+        if top is None or value > top:
+            top, winners = value, [seat]
+        elif value == top:
+            winners.append(seat)
+    return winners
+
+
+def award(pot: Pot, order: Sequence[int], high: dict[int, object], low: dict[int, object] | None,
+          unit: int) -> list[tuple[int, int, str]]:
+    """Share one pot. ``order`` lists seats clockwise from the first left of the button; ``high`` and
+    ``low`` map the seats that showed (or won uncontested) to their hand values; ``low`` is None in
+    a high-only game and holds only qualifying lows. Returns (seat, chips, "high" | "low" | "pot")."""
+    contenders = [seat for seat in order if seat in pot.eligible]
+    if len(contenders) == 1:
+        return [(contenders[0], pot.amount, "pot")]
+    high_winners = best({s: high.get(s) for s in contenders}, contenders)
+    low_winners = best({s: low.get(s) for s in contenders}, contenders) if low is not None else []
+    if not low_winners:
+        # R6.3, and R6.4: no qualifying low in this pot, the high takes all of it.
+        return [(seat, chips, "pot" if low is None else "high")
+                for seat, chips in split(pot.amount, high_winners, unit)]
+    high_half, low_half = halves(pot.amount, unit)
+    return ([(seat, chips, "high") for seat, chips in split(high_half, high_winners, unit)]
+            + [(seat, chips, "low") for seat, chips in split(low_half, low_winners, unit)])
