@@ -1,0 +1,481 @@
+"""Every write of the dealing app: start a hand, apply a tablet's input, end, void or correct a hand.
+
+Each is one transaction that locks the hand (or the table) first; on SQLite the IMMEDIATE
+transaction mode serialises writers instead of ``select_for_update``. The engine
+(``dealing.engine``) decides every rule; this module reads the real state into an engine config,
+stores the engine's events, and writes the result back to the tournament and the tables.
+
+Errors are ``DealingError``: ``HandConflict`` (409: the hand or table is not in a state for the
+request) or ``HandRuleError`` (422: the request breaks a rule), each with a translated message, a
+``code``, the ``rule`` number and, for a stale request, the current state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from config import live
+from dealing.engine import seed_commitment, shuffled_deck
+from dealing.engine import positions as engine_positions
+from dealing.engine.errors import RuleError as EngineRuleError
+from dealing.engine.hand import Hand as EngineHand
+from dealing.engine.hand import HandConfig
+
+from . import runner
+from .models import Hand, HandEvent
+from .seeds import draw_seed
+
+# Engine error codes that mean "not now" (409) rather than "not allowed" (422).
+CONFLICT_CODES = {"not_your_turn", "not_waiting", "hand_over"}
+
+
+class DealingError(Exception):
+    status = 409
+
+    def __init__(self, message, *, code: str, rule: str = "", params: dict | None = None,
+                 extra: dict | None = None):
+        super().__init__(str(message))
+        self.message = message
+        self.code = code
+        self.rule = rule
+        self.params = params or {}
+        self.extra = extra or {}
+
+
+class HandConflict(DealingError):
+    status = 409
+
+
+class HandRuleError(DealingError):
+    status = 422
+
+
+def _from_engine(error: EngineRuleError) -> DealingError:
+    cls = HandConflict if error.code in CONFLICT_CODES else HandRuleError
+    return cls(error.message, code=error.code, rule=error.rule, params=error.params)
+
+
+# ---------------------------------------------------------------- reading a hand
+
+
+def event_rows(hand: Hand) -> list[HandEvent]:
+    return list(HandEvent.objects.filter(hand=hand).order_by("seq"))
+
+
+def last_seq(hand: Hand) -> int:
+    return HandEvent.objects.filter(hand=hand).aggregate(m=Max("seq"))["m"]
+
+
+def engine_hand(hand: Hand, rows: list[HandEvent] | None = None) -> EngineHand:
+    """The engine's hand rebuilt from the stored events (the truth)."""
+    return runner.rebuild(rows if rows is not None else event_rows(hand), _seed(hand))
+
+
+def snapshot(hand: Hand) -> dict:
+    """The cached views of the hand. A missing, stale or unreadable cache is rebuilt from the events
+    and stored again."""
+    seq = last_seq(hand)
+    state = hand.state
+    if (isinstance(state, dict) and hand.state_seq == seq and isinstance(state.get("full"), dict)
+            and isinstance(state.get("public"), dict)):
+        return state
+    state = runner.snapshot(engine_hand(hand))
+    Hand.objects.filter(pk=hand.pk).update(state=state, state_seq=seq)
+    hand.state, hand.state_seq = state, seq
+    return state
+
+
+def _seed(hand: Hand) -> bytes | None:
+    return bytes(hand.seed) if hand.seed is not None else None
+
+
+def deck_of(hand: Hand) -> list[str] | None:
+    seed = _seed(hand)
+    return shuffled_deck(seed) if seed is not None else None
+
+
+# ---------------------------------------------------------------- starting a hand
+
+
+def _lock_hand(hand_id: int) -> Hand:
+    return Hand.objects.select_for_update().select_related("table", "table__tournament").get(pk=hand_id)
+
+
+def _check_can_deal(tournament, table) -> None:
+    from tables.services import halted_reason
+    from tournaments.models import Tournament
+
+    status = tournament.status
+    if status == Tournament.Status.ON_BREAK:
+        raise HandConflict(_("The tournament is on a break: no hands until play resumes."),
+                           code="on_break", rule="R8.7")
+    if status != Tournament.Status.RUNNING:
+        raise HandConflict(_("The tournament is not running (it is %(status)s).")
+                           % {"status": tournament.get_status_display()}, code="not_running")
+    # Hand-for-hand pauses the clock but the hands are still dealt (R8.6).
+    if tournament.paused_at is not None and not tournament.hand_for_hand:
+        raise HandConflict(_("The clock is paused: no new hand until it runs again."), code="paused",
+                           rule="R8.2")
+    if Hand.objects.filter(table=table, status=Hand.Status.RUNNING).exists() or table.hand_in_progress:
+        raise HandConflict(_("A hand is still running at this table: finish or void it first."),
+                           code="hand_running")
+    reason = halted_reason(table)
+    if reason:
+        raise HandConflict(reason, code="table_halted", rule="R8.3")
+
+
+def _dealt_in(table) -> list:
+    """The seats dealt into the next hand, in seat order, with their entries."""
+    from tables.models import Seat
+    from tables.services import dealt_in_next_hand
+    from tournaments.models import Entry
+
+    seats = Seat.objects.filter(table=table, entry__isnull=False).select_related("entry", "entry__player")
+    return [
+        seat for seat in seats.order_by("number")
+        if seat.entry.status == Entry.Status.ACTIVE and seat.entry.chips > 0 and dealt_in_next_hand(table, seat)
+    ]
+
+
+def _positions(table, seat_numbers: list[int]) -> engine_positions.Positions:
+    """Button and blinds by the dead-button rule (R3.5, R3.6), from the table's last hand."""
+    last_voided = Hand.objects.filter(table=table).order_by("-number").first()
+    if last_voided is not None and last_voided.status == Hand.Status.VOIDED:
+        # A misdeal is redealt with the same positions when the same players are in.
+        config = last_voided.config
+        if sorted(s["seat"] for s in config["seats"]) == seat_numbers:
+            return engine_positions.Positions(config["button_seat"], config["small_blind_seat"],
+                                              config["big_blind_seat"])
+    if table.big_blind_seat is None:
+        button = table.button_seat
+        if button not in seat_numbers:
+            button = secrets.choice(seat_numbers)  # no drawn button: draw one among the players
+        return engine_positions.first_hand(seat_numbers, button)
+    previous = (Hand.objects.filter(table=table, status=Hand.Status.FINISHED).order_by("-number").first())
+    small_blind = previous.config.get("small_blind_seat") if previous is not None else table.button_seat
+    return engine_positions.next_hand(seat_numbers, button=table.button_seat or table.big_blind_seat,
+                                      big_blind=table.big_blind_seat, small_blind=small_blind,
+                                      table_size=table.seats)
+
+
+def _player_labels(seats) -> dict[int, str]:
+    labels = {seat.number: str(seat.entry) for seat in seats}
+    if len(set(labels.values())) != len(labels):  # two players with one name: add the entry number
+        labels = {seat.number: f"{seat.entry} [{seat.entry_id}]" for seat in seats}
+    return labels
+
+
+def build_config(tournament, table, seats, *, deal_mode: str) -> dict:
+    """The engine config for the next hand at ``table`` from the real state."""
+    from tournaments.models import Betting, Entry
+    from tournaments.services import level_for_next_hand
+
+    level = level_for_next_hand(tournament)  # R8.2
+    numbers = [seat.number for seat in seats]
+    positions = _positions(table, numbers)
+    labels = _player_labels(seats)
+    fixed = tournament.betting == Betting.FIXED_LIMIT
+    # R5.1: the fixed-limit cap is lifted only once the whole tournament is down to two players.
+    players_left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    return {
+        "game": tournament.game,
+        "betting": tournament.betting,
+        "seats": [{"seat": s.number, "player": labels[s.number], "stack": s.entry.chips} for s in seats],
+        "button_seat": positions.button,
+        "small_blind_seat": positions.small_blind,
+        "big_blind_seat": positions.big_blind,
+        "small_blind": level.small_blind,
+        "big_blind": level.big_blind,
+        "ante": level.ante if level.ante_kind != "none" else 0,
+        "ante_kind": level.ante_kind,
+        "small_bet": level.small_bet if fixed else None,
+        "big_bet": level.big_bet if fixed else None,
+        "smallest_chip": tournament.smallest_chip or 1,
+        "cap_raises": not (fixed and players_left <= 2),
+        "deal_mode": deal_mode,
+    }
+
+
+def _next_number(table) -> int:
+    """Hand numbers go on per table number within the tournament, so a master-seeded tournament
+    never derives the same seed twice (RULES 7.5)."""
+    top = Hand.objects.filter(table__tournament_id=table.tournament_id, table__number=table.number).aggregate(
+        m=Max("number"))["m"]
+    return (top or 0) + 1
+
+
+def _append(hand: Hand, events: list[dict], *, start_seq: int, actor=None, device: str = "",
+            client_action_id: str | None = None, digest: str = "") -> list[HandEvent]:
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    rows = []
+    for offset, event in enumerate(events):
+        first = offset == 0
+        rows.append(HandEvent(
+            hand=hand, seq=start_seq + offset, type=event["type"], payload=runner.stored_payload(event),
+            actor=user, device=device[:100], client_action_id=client_action_id if first else None,
+            request_digest=digest if first else "",
+        ))
+    HandEvent.objects.bulk_create(rows)
+    return rows
+
+
+def start_next_hand(table, *, actor=None, device: str = "", deal_mode: str | None = None) -> Hand:
+    """Deal the next hand at ``table`` from the real state of the tournament and the table."""
+    from tables.models import Table
+    from tables.services import hand_started
+    from tournaments.models import Tournament
+
+    with transaction.atomic():
+        table = Table.objects.select_for_update().get(pk=table.pk)
+        tournament = Tournament.objects.get(pk=table.tournament_id)
+        _check_can_deal(tournament, table)
+        seats = _dealt_in(table)
+        if len(seats) < 2:
+            raise HandConflict(_("A hand needs at least two players with chips at the table (R2.7)."),
+                               code="too_few_players", rule="R2.7", params={"players": len(seats)})
+        if deal_mode is None:
+            previous = Hand.objects.filter(table=table).order_by("-number").first()
+            deal_mode = previous.deal_mode if previous is not None else Hand.DealMode.SEEDED
+        if deal_mode not in Hand.DealMode.values:
+            raise HandRuleError(_("deal_mode must be 'seeded' or 'entered'."), code="bad_deal_mode")
+        config = build_config(tournament, table, seats, deal_mode=deal_mode)
+        number = _next_number(table)
+        seed = None
+        commitment = ""
+        if deal_mode == Hand.DealMode.SEEDED:
+            seed = draw_seed(tournament, table.number, number)
+            commitment = seed_commitment(seed)
+            # Seeds are never reused (RULES 7.5): a fresh seed that collides is drawn again.
+            while Hand.objects.filter(seed_commitment=commitment).exists():
+                if tournament.seeding == Tournament.Seeding.MASTER:
+                    raise HandConflict(_("This hand's seed was already used."), code="seed_reused")
+                seed = secrets.token_bytes(32)
+                commitment = seed_commitment(seed)
+        try:
+            engine = EngineHand.start(HandConfig.from_dict(config), seed)
+        except EngineRuleError as error:
+            raise _from_engine(error) from None
+        user = actor if getattr(actor, "is_authenticated", False) else None
+        # The commitment is stored with the hand, before any card is shown to anyone (RULES 7.6).
+        hand = Hand.objects.create(
+            table=table, number=number, config=config, deal_mode=deal_mode, seed_commitment=commitment,
+            seed=seed, status=Hand.Status.RUNNING, started_by=user,
+            seats={str(s.number): {"entry": s.entry_id, "chips": s.entry.chips} for s in seats},
+        )
+        _append(hand, engine.events, start_seq=0, actor=actor, device=device, digest="start")
+        hand_started(table)
+        _store_snapshot(hand, engine, len(engine.events) - 1)
+        live.table_changed(table.pk, "hand")
+        if engine.done:  # everybody all-in on the blinds: the hand plays itself out
+            _finish(hand, engine, actor=actor)
+        return hand
+
+
+def _store_snapshot(hand: Hand, engine: EngineHand, seq: int) -> None:
+    hand.state = runner.snapshot(engine)
+    hand.state_seq = seq
+    Hand.objects.filter(pk=hand.pk).update(state=hand.state, state_seq=seq)
+
+
+# ---------------------------------------------------------------- inputs from the tablet
+
+
+INPUT_FIELDS = ("type", "seat", "action", "amount", "cards")
+
+
+def request_digest(body: dict) -> str:
+    """What a retried request must repeat exactly: the input itself (not the expected_seq)."""
+    canonical = {name: body.get(name) for name in INPUT_FIELDS if body.get(name) is not None}
+    canonical.setdefault("type", "action")
+    return hashlib.sha256(json.dumps(canonical, sort_keys=True).encode()).hexdigest()
+
+
+@dataclass
+class ActionResult:
+    hand: Hand
+    first_seq: int
+    last_seq: int
+    replayed: bool = False  # True: a retry answered from the log, nothing new happened
+    events: list = field(default_factory=list)
+
+
+def _group_end(rows: list[HandEvent], first_seq: int) -> int:
+    """The last seq of the event group that starts at ``first_seq``."""
+    end = first_seq
+    for row in rows:
+        if row.seq <= first_seq:
+            continue
+        if row.request_digest:
+            break
+        end = row.seq
+    return end
+
+
+def apply_input(hand: Hand, body: dict, *, expected_seq: int, client_action_id: str | None = None,
+                actor=None, device: str = "") -> ActionResult:
+    """Apply one tablet input (a betting action, entered board cards, a hand shown or mucked).
+
+    A retry with a known ``client_action_id`` gets the original result and writes nothing; the same
+    id with another input is refused (422). A stale ``expected_seq`` is refused (409) with the state.
+    """
+    digest = request_digest(body)
+    with transaction.atomic():
+        hand = _lock_hand(hand.pk)
+        if client_action_id:
+            original = HandEvent.objects.filter(hand=hand, client_action_id=client_action_id).first()
+            if original is not None:
+                if original.request_digest != digest:
+                    raise HandRuleError(
+                        _("client_action_id %(id)s was already used for a different action.")
+                        % {"id": client_action_id}, code="client_action_id_reused",
+                        params={"client_action_id": client_action_id})
+                rows = event_rows(hand)
+                end = _group_end(rows, original.seq)
+                return ActionResult(hand, original.seq, end, replayed=True,
+                                    events=[r for r in rows if original.seq <= r.seq <= end])
+        if hand.status != Hand.Status.RUNNING:
+            raise HandConflict(_("This hand is %(status)s: nothing more can be done in it.")
+                               % {"status": hand.get_status_display()}, code="hand_over")
+        current = last_seq(hand)
+        if expected_seq != current:
+            raise HandConflict(
+                _("The hand has moved on: you expected event %(expected)s but the last is %(current)s. "
+                  "Reload and try again.") % {"expected": expected_seq, "current": current},
+                code="stale", params={"expected_seq": expected_seq, "seq": current},
+                extra={"seq": current})
+        rows = event_rows(hand)
+        engine = engine_hand(hand, rows)
+        before = len(engine.events)
+        try:
+            runner.apply_input(engine, body)
+        except EngineRuleError as error:
+            raise _from_engine(error) from None
+        new_rows = _append(hand, engine.events[before:], start_seq=current + 1, actor=actor, device=device,
+                           client_action_id=client_action_id or None, digest=digest)
+        end = current + len(new_rows)
+        _store_snapshot(hand, engine, end)
+        live.table_changed(hand.table_id, "hand")
+        if engine.done:
+            _finish(hand, engine, actor=actor)
+        return ActionResult(hand, current + 1, end, events=new_rows)
+
+
+# ---------------------------------------------------------------- the end of a hand
+
+
+def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
+    """Stacks back to the entries, busts with places, the table's positions and moves, the seed
+    revealed. Runs inside the transaction of the input that ended the hand."""
+    from tables.services import hand_finished
+    from tournaments.models import Entry
+    from tournaments.services import bust_entries
+
+    table = hand.table
+    stacks = engine.stacks()
+    entry_ids = {int(seat): data["entry"] for seat, data in hand.seats.items()}
+    entries = Entry.objects.select_for_update().in_bulk(entry_ids.values())
+    busts = []
+    for seat, entry_id in sorted(entry_ids.items()):
+        entry = entries[entry_id]
+        entry.chips = stacks[seat]
+        entry.save(update_fields=["chips"])
+        if entry.chips == 0:
+            busts.append((entry, hand.seats[str(seat)]["chips"]))
+    hand.status = Hand.Status.FINISHED
+    hand.finished_at = timezone.now()
+    hand.result = engine.result()
+    hand.save(update_fields=["status", "finished_at", "result"])
+    if busts:  # R8.8 places, R8.6 ranking by chips at the start of the hand
+        bust_entries(table.tournament, busts, actor=actor, hand_label=hand.label)
+    config = hand.config
+    hand_finished(table, button_seat=config["button_seat"], big_blind_seat=config["big_blind_seat"],
+                  actor=actor)
+    live.table_changed(table.pk, "hand")
+    live.tournament_changed(table.tournament_id, "entries")
+
+
+# ---------------------------------------------------------------- corrections by the floor
+
+
+def _record_audit(actor, action: str, hand: Hand, reason: str, data: dict) -> None:
+    from tournaments.services import record_audit
+
+    record_audit(actor, action, hand, reason, data, tournament=hand.table.tournament)
+
+
+def _require_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise HandRuleError(_("Give the reason for the correction."), code="reason_required",
+                            params={"field": "reason"})
+    return reason
+
+
+def void_hand(hand: Hand, *, actor, reason: str, device: str = "") -> Hand:
+    """A misdeal: the hand in progress is voided and every chip goes back where it was at the start
+    (the entries' chips were never changed while it ran). The table keeps its positions, so the
+    redeal has the same button and blinds."""
+    from tables.services import hand_finished
+
+    reason = _require_reason(reason)
+    with transaction.atomic():
+        hand = _lock_hand(hand.pk)
+        if hand.status != Hand.Status.RUNNING:
+            raise HandConflict(_("Only a hand in progress can be voided."), code="hand_over")
+        seq = last_seq(hand) + 1
+        user = actor if getattr(actor, "is_authenticated", False) else None
+        HandEvent.objects.create(hand=hand, seq=seq, type=runner.VOID, payload={"reason": reason},
+                                 actor=user, device=device[:100], request_digest="void")
+        hand.status = Hand.Status.VOIDED
+        hand.finished_at = timezone.now()
+        hand.save(update_fields=["status", "finished_at"])
+        table = hand.table
+        hand_finished(table, button_seat=table.button_seat, big_blind_seat=table.big_blind_seat, actor=actor)
+        _record_audit(actor, "hand.void", hand, reason, {"hand": hand.label, "seq": seq})
+        live.table_changed(table.pk, "hand")
+        return hand
+
+
+def correct_last_action(hand: Hand, *, actor, reason: str, expected_seq: int, device: str = "") -> Hand:
+    """Take back the last input of a hand in progress (a mistaken action or card entry) before any
+    further action: its events are retracted by a correction event and the hand continues from the
+    state before it."""
+    reason = _require_reason(reason)
+    with transaction.atomic():
+        hand = _lock_hand(hand.pk)
+        if hand.status != Hand.Status.RUNNING:
+            raise HandConflict(_("Only a hand in progress can be corrected."), code="hand_over")
+        current = last_seq(hand)
+        if expected_seq != current:
+            raise HandConflict(_("The hand has moved on: reload before correcting."), code="stale",
+                               params={"expected_seq": expected_seq, "seq": current}, extra={"seq": current})
+        rows = event_rows(hand)
+        retracted = runner.retracted_seqs(rows)
+        groups = [r for r in rows if r.request_digest and r.type in runner.INPUT_TYPES
+                  and r.seq not in retracted]
+        if not groups:
+            raise HandConflict(_("There is no action to correct in this hand."), code="nothing_to_correct")
+        first = groups[-1]
+        end = _group_end(rows, first.seq)
+        retracts = [r.seq for r in rows if first.seq <= r.seq <= end and r.seq not in retracted]
+        user = actor if getattr(actor, "is_authenticated", False) else None
+        HandEvent.objects.create(
+            hand=hand, seq=current + 1, type=runner.CORRECTION,
+            payload={"retracts": retracts, "reason": reason, "input": runner.input_of(first.payload)},
+            actor=user, device=device[:100], request_digest="correction",
+        )
+        rows = event_rows(hand)
+        engine = engine_hand(hand, rows)
+        _store_snapshot(hand, engine, current + 1)
+        _record_audit(actor, "hand.correct", hand, reason,
+                      {"hand": hand.label, "retracted": retracts, "input": runner.input_of(first.payload)})
+        live.table_changed(hand.table_id, "hand")
+        return hand
