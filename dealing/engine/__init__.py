@@ -8,6 +8,7 @@ from .cards import CardError, format_card, format_cards, parse_card, parse_cards
 from .errors import ConfigError, RuleError
 from .evaluator import evaluate_high, evaluate_low
 from .hand import GAMES, Hand, HandConfig, SeatConfig
+from .history import to_phh, to_text
 from .positions import Positions
 from .shuffle import hand_seed, seed_commitment, shuffled_deck, UNSHUFFLED_DECK
 
@@ -32,4 +33,6 @@ __all__ = [
     "positions",
     "seed_commitment",
     "shuffled_deck",
+    "to_phh",
+    "to_text",
 ]

@@ -95,8 +95,7 @@ def award(pot: Pot, order: Sequence[int], high: dict[int, object], low: dict[int
     low_winners = best({s: low.get(s) for s in contenders}, contenders) if low is not None else []
     if not low_winners:
         # R6.3, and R6.4: no qualifying low in this pot, the high takes all of it.
-        return [(seat, chips, "pot" if low is None else "high")
-                for seat, chips in split(pot.amount, high_winners, unit)]
+        return [(seat, chips, "pot") for seat, chips in split(pot.amount, high_winners, unit)]
     high_half, low_half = halves(pot.amount, unit)
     return ([(seat, chips, "high") for seat, chips in split(high_half, high_winners, unit)]
             + [(seat, chips, "low") for seat, chips in split(low_half, low_winners, unit)])
