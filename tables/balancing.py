@@ -1,0 +1,612 @@
+"""Seat draws, balancing, breaking tables and the final-table redraw (R8.1, R8.3-R8.5), as pure decisions.
+
+No Django here: ``tables.services`` builds a :class:`Field` from the database, asks it to decide, and
+writes the moves back; ``tests/bench/simulate_balancing.py`` drives the same class through a whole
+tournament. A :class:`Field` keeps its tables in buckets by player count, so one decision costs about
+as much as the moves it makes, not a pass over every player of a 10,000-entry field.
+
+Positions follow the dead-button rule (R3.6): the big blind moves one player clockwise every hand, the
+seat that posted the big blind posts the small blind next (or the small blind is dead if it is empty).
+A table that has not dealt yet (``big_blind`` is None) has no positions: any open seat is as good.
+
+Counts: a table's *count* includes players promised to it by pending moves and excludes players who
+are leaving it when its hand ends, so a decision never plans the same move twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import struct
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+BALANCE = "balance"
+BREAK = "break"
+REDRAW = "redraw"
+
+SEED_BYTES = 32
+
+
+class SeatingError(Exception):
+    """A seating request that breaks a rule. Carries a code, the rule number, params and a message."""
+
+    def __init__(self, code: str, message: str, *, rule: str = "", params: dict | None = None):
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+        self.params = params or {}
+        self.message = message
+
+
+class DrawRandom:
+    """Random choices replayable from a recorded seed (R8.1: the draw can be shown afterwards).
+
+    The byte stream is the one of RULES section 7: HMAC-SHA256(key=seed, msg=k as 8 bytes big-endian)
+    for k = 0, 1, ..., read as big-endian uint32s; ``randrange(n)`` rejects values at or above
+    ``2**32 - 2**32 % n`` so every outcome is equally likely.
+    """
+
+    def __init__(self, seed: bytes):
+        if not isinstance(seed, (bytes, bytearray)) or len(seed) != SEED_BYTES:
+            raise ValueError(f"a draw seed is exactly {SEED_BYTES} bytes")
+        self.seed = bytes(seed)
+        self._k = 0
+        self._ints: list[int] = []
+
+    def _next_int(self) -> int:
+        if not self._ints:
+            block = hmac.new(self.seed, self._k.to_bytes(8, "big"), hashlib.sha256).digest()
+            self._ints = list(struct.unpack(">8I", block))[::-1]
+            self._k += 1
+        return self._ints.pop()
+
+    def randrange(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("randrange needs n >= 1")
+        limit = 2**32 - (2**32 % n)
+        x = self._next_int()
+        while x >= limit:
+            x = self._next_int()
+        return x % n
+
+    def shuffle(self, items: list) -> None:
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randrange(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+def _choice(rng, seq):
+    return seq[rng.randrange(len(seq))]
+
+
+def _shuffle(rng, items: list) -> None:
+    # Our own Fisher-Yates over rng.randrange, so random.Random and DrawRandom give the same kind of draw.
+    for i in range(len(items) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        items[i], items[j] = items[j], items[i]
+
+
+@dataclass
+class TableState:
+    number: int
+    size: int
+    seats: dict[int, int] = field(default_factory=dict)  # seat number -> player id
+    button: int | None = None  # last hand's button seat
+    big_blind: int | None = None  # last hand's big blind seat
+    hand_in_progress: bool = False
+    break_order: int = 0  # highest breaks first
+    locked_seats: set[int] = field(default_factory=set)
+    reserved: dict[int, int] = field(default_factory=dict)  # seat -> player arriving by a pending move
+    outgoing: set[int] = field(default_factory=set)  # players leaving by a pending move
+    broken: bool = False
+
+    @property
+    def count(self) -> int:
+        """Players once the pending moves are done."""
+        return len(self.seats) - len(self.outgoing) + len(self.reserved)
+
+    def _after(self, seat: int) -> list[int]:
+        """Seat numbers clockwise after ``seat``, ending with ``seat`` itself."""
+        return [(seat + i - 1) % self.size + 1 for i in range(1, self.size + 1)]
+
+    def next_big_blind_seat(self) -> int | None:
+        """R3.6: the first occupied seat clockwise after last hand's big blind."""
+        if self.big_blind is None:
+            return None
+        for seat in self._after(self.big_blind):
+            if seat in self.seats or seat in self.reserved:
+                return seat
+        return None
+
+    def next_small_blind_seat(self) -> int | None:
+        """Dead button (R3.6): last hand's big blind seat posts the small blind (dead if empty)."""
+        return self.big_blind
+
+    def between_small_blind_and_button(self, seat: int) -> bool:
+        """R8.1: a player seated here is not dealt in until the big blind reaches them.
+
+        The seats clockwise after last hand's button up to and including next hand's small blind seat:
+        the button passes them before they would post a big blind.
+        """
+        if self.big_blind is None:
+            return False
+        if seat == self.big_blind:
+            return True
+        if self.button is None:
+            return False
+        for s in self._after(self.button):
+            if s == seat:
+                return True
+            if s == self.big_blind:
+                return False
+        return False
+
+    def big_blind_distance(self, seat: int) -> int:
+        """How many hands until a player put in this open seat posts the big blind (0 = next hand)."""
+        if self.big_blind is None:
+            return seat  # no positions yet: lowest seat first, just to be deterministic
+        distance = 0
+        for s in self._after(self.big_blind):
+            if s == seat:
+                return distance
+            if s in self.seats or s in self.reserved:
+                distance += 1
+        return distance
+
+    def open_seats(self) -> list[int]:
+        return [
+            s for s in range(1, self.size + 1)
+            if s not in self.seats and s not in self.reserved and s not in self.locked_seats
+        ]
+
+    def worst_open_seat(self) -> int | None:
+        """R8.3: the open seat that posts the big blind soonest, never next hand's small blind.
+
+        Seats between the small blind and the button come last (the player waits for the big blind).
+        """
+        small_blind = self.next_small_blind_seat()
+        best = None
+        for seat in self.open_seats():
+            if seat == small_blind:
+                continue
+            key = (self.between_small_blind_and_button(seat), self.big_blind_distance(seat), seat)
+            if best is None or key < best[0]:
+                best = (key, seat)
+        return None if best is None else best[1]
+
+    def draw_seats(self) -> list[int]:
+        """Open seats a random draw may give (R8.1/R8.4): never next hand's small blind if avoidable."""
+        seats = self.open_seats()
+        small_blind = self.next_small_blind_seat()
+        others = [s for s in seats if s != small_blind]
+        return others or seats
+
+    def next_to_move(self) -> tuple[int, int] | None:
+        """R8.3: (seat, player) of the player who will be big blind next and is free to move."""
+        order = self._after(self.big_blind) if self.big_blind is not None else range(1, self.size + 1)
+        for seat in order:
+            player = self.seats.get(seat)
+            if player is not None and player not in self.outgoing and seat not in self.locked_seats:
+                return seat, player
+        return None
+
+
+@dataclass(frozen=True)
+class Move:
+    player: int
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    reason: str
+    pending: bool = False  # the source table is mid-hand: done when its hand ends (R8.3)
+    waits_for_big_blind: bool = False  # R8.1: seated between the small blind and the button
+
+
+@dataclass
+class Decision:
+    moves: list[Move] = field(default_factory=list)
+    broken: list[int] = field(default_factory=list)  # tables broken by this decision
+    final_redraw: bool = False  # this decision drew the final table (R8.5)
+    final_table: int | None = None
+    waiting: list[int] = field(default_factory=list)  # mid-hand tables the decision waits for
+    blocked: list[int] = field(default_factory=list)  # long tables whose every player is locked
+
+
+@dataclass
+class Options:
+    allowed_difference: int = 1
+    relaxed_difference: int | None = None  # e.g. 2 ...
+    relaxed_above_tables: int = 0  # ... while more than this many tables play
+    final_table_size: int | None = None  # None: the final table's own size
+    final_redraw_done: bool = False
+
+
+class Field:
+    """Every table of one tournament, with the rules that keep them balanced."""
+
+    def __init__(self, tables: Iterable[TableState], options: Options | None = None, *, rng=None,
+                 pending: Iterable[Move] = ()):
+        self.options = options or Options()
+        self.rng = rng
+        self.tables: dict[int, TableState] = {}
+        self.where: dict[int, tuple[int, int]] = {}  # player -> (table, seat)
+        self.pending: dict[int, Move] = {}  # player -> pending move
+        self._buckets: dict[int, set[int]] = {}  # count -> active table numbers
+        self._counted: dict[int, int] = {}  # table -> the count it is filed under
+        self._physical: dict[int, set[int]] = {}  # players sitting there now -> active table numbers
+        self._physical_of: dict[int, int] = {}
+        self.total = 0  # players in the field once pending moves are done
+        self._open: dict[int, int] = {}  # table -> open seats now
+        self.open_total = 0
+        self._largest = 0  # the largest table size, to skip the final-table check cheaply
+        for table in tables:
+            if table.number in self.tables:
+                raise SeatingError("duplicate_table", f"table {table.number} given twice")
+            self.tables[table.number] = table
+            for seat, player in table.seats.items():
+                if player in self.where:
+                    raise SeatingError("seated_twice", f"player {player} is seated twice", rule="R8.1",
+                                       params={"player": player})
+                if not 1 <= seat <= table.size:
+                    raise SeatingError("no_such_seat", f"table {table.number} has no seat {seat}",
+                                       params={"table": table.number, "seat": seat})
+                self.where[player] = (table.number, seat)
+        for move in pending:
+            self._promise(move)
+        for table in self.tables.values():
+            self._file(table)
+        # Tables in breaking order: the last one breaks first, the first one is the final table (R8.4).
+        self._break_queue = sorted(self._counted, key=lambda n: (self.tables[n].break_order, n))
+        self._largest = max((self.tables[n].size for n in self._counted), default=0)
+
+    # -- bookkeeping ---------------------------------------------------------------------------------
+
+    def _file(self, table: TableState) -> None:
+        """Refile a table under its current counts (O(1))."""
+        n = table.number
+        old = self._counted.pop(n, None)
+        if old is not None:
+            self._buckets[old].discard(n)
+            if not self._buckets[old]:
+                del self._buckets[old]
+            self.total -= old
+        old = self._physical_of.pop(n, None)
+        if old is not None:
+            self._physical[old].discard(n)
+            if not self._physical[old]:
+                del self._physical[old]
+        self.open_total -= self._open.pop(n, 0)
+        if table.broken:
+            if n in getattr(self, "_break_queue", ()):
+                self._break_queue.remove(n)
+            return
+        locked_open = sum(1 for s in table.locked_seats if s not in table.seats and s not in table.reserved)
+        self._open[n] = table.size - len(table.seats) - len(table.reserved) - locked_open
+        self.open_total += self._open[n]
+        count = table.count
+        self._counted[n] = count
+        self._buckets.setdefault(count, set()).add(n)
+        self.total += count
+        self._physical_of[n] = len(table.seats)
+        self._physical.setdefault(len(table.seats), set()).add(n)
+
+    def _promise(self, move: Move) -> None:
+        src, dst = self.tables[move.from_table], self.tables[move.to_table]
+        if dst.seats.get(move.to_seat) is not None or move.to_seat in dst.reserved:
+            raise SeatingError("seat_taken", f"table {dst.number} seat {move.to_seat} is taken",
+                               params={"table": dst.number, "seat": move.to_seat})
+        src.outgoing.add(move.player)
+        dst.reserved[move.to_seat] = move.player
+        self.pending[move.player] = move
+
+    def active_tables(self) -> int:
+        return len(self._counted)
+
+    def counts(self) -> tuple[int, int]:
+        """(smallest, largest) count among active tables."""
+        return min(self._buckets), max(self._buckets)
+
+    def physical_counts(self) -> tuple[int, int]:
+        return min(self._physical), max(self._physical)
+
+    def allowed_difference(self) -> int:
+        o = self.options
+        n = self.active_tables()
+        if n <= 2:
+            # R8.5: the last two tables are kept level (e.g. 4 and 4 before a final table of 8).
+            return 1
+        if o.relaxed_difference and n > o.relaxed_above_tables:
+            return max(o.allowed_difference, o.relaxed_difference)
+        return o.allowed_difference
+
+    def _final_table(self) -> TableState:
+        return self.tables[self._break_queue[0]]
+
+    def _next_to_break(self) -> TableState:
+        return self.tables[self._break_queue[-1]]
+
+    def final_table_size(self) -> int:
+        size = self._final_table().size
+        return min(size, self.options.final_table_size or size)
+
+    def fits_at_final_table(self) -> bool:
+        """R8.5: more than one table plays and the field fits at the final table."""
+        return (self.active_tables() > 1 and self.total <= self._largest
+                and self.total <= self.final_table_size())
+
+    # -- changes from the floor -------------------------------------------------------------------------
+
+    def seat(self, player: int, table: int, seat: int) -> None:
+        t = self.tables[table]
+        if player in self.where:
+            raise SeatingError("seated_twice", f"player {player} is already seated", rule="R8.1",
+                               params={"player": player})
+        if seat in t.seats or seat in t.reserved or not 1 <= seat <= t.size:
+            raise SeatingError("seat_taken", f"table {table} seat {seat} is not open",
+                               params={"table": table, "seat": seat})
+        t.seats[seat] = player
+        self.where[player] = (table, seat)
+        self._file(t)
+
+    def bust(self, player: int) -> None:
+        """The player is out: free their seat, drop any move promised to them."""
+        table, seat = self.where.pop(player)
+        t = self.tables[table]
+        del t.seats[seat]
+        move = self.pending.pop(player, None)
+        if move is not None:
+            t.outgoing.discard(player)
+            dst = self.tables[move.to_table]
+            dst.reserved.pop(move.to_seat, None)
+            self._file(dst)
+        self._file(t)
+
+    def hand_started(self, table: int) -> None:
+        self.tables[table].hand_in_progress = True
+
+    def hand_finished(self, table: int, *, button: int | None, big_blind: int | None) -> tuple[list[Move], list[Move]]:
+        """The hand is over: record positions, do the break/redraw moves that waited for it and drop the
+        waiting balance moves (the next decision picks the player who is big blind next *now*).
+
+        Returns (moves done, moves dropped)."""
+        t = self.tables[table]
+        t.hand_in_progress = False
+        t.button, t.big_blind = button, big_blind
+        done, dropped = [], []
+        for player in list(t.outgoing):
+            move = self.pending[player]
+            if move.reason == BALANCE:
+                self._drop(move)
+                dropped.append(move)
+            else:
+                self._complete(move)
+                done.append(move)
+        return done, dropped
+
+    def _drop(self, move: Move) -> None:
+        del self.pending[move.player]
+        src, dst = self.tables[move.from_table], self.tables[move.to_table]
+        src.outgoing.discard(move.player)
+        dst.reserved.pop(move.to_seat, None)
+        self._file(src)
+        self._file(dst)
+
+    def _complete(self, move: Move) -> None:
+        del self.pending[move.player]
+        src, dst = self.tables[move.from_table], self.tables[move.to_table]
+        src.outgoing.discard(move.player)
+        dst.reserved.pop(move.to_seat, None)
+        self._relocate(move)
+
+    def _relocate(self, move: Move) -> None:
+        src, dst = self.tables[move.from_table], self.tables[move.to_table]
+        del src.seats[move.from_seat]
+        dst.seats[move.to_seat] = move.player
+        self.where[move.player] = (dst.number, move.to_seat)
+        self._file(src)
+        self._file(dst)
+
+    def _move(self, decision: Decision, player: int, src: TableState, from_seat: int, dst: TableState,
+              to_seat: int, reason: str) -> Move:
+        move = Move(
+            player=player, from_table=src.number, from_seat=from_seat, to_table=dst.number, to_seat=to_seat,
+            reason=reason, pending=src.hand_in_progress,
+            waits_for_big_blind=dst.between_small_blind_and_button(to_seat),
+        )
+        if move.pending:
+            self._promise(move)
+            self._file(src)
+            self._file(dst)
+        else:
+            self._relocate(move)
+        decision.moves.append(move)
+        return move
+
+    # -- decisions --------------------------------------------------------------------------------------
+
+    def decide(self) -> Decision:
+        """Break, redraw and balance until nothing more can be done now (R8.3-R8.5).
+
+        Moves out of a table in the middle of a hand are pending (done by ``hand_finished``). The Field
+        is updated as if the moves were made; run it again and it finds nothing more to do.
+        """
+        decision = Decision()
+        while self._counted:
+            n = self.active_tables()
+            if not self.options.final_redraw_done and self.fits_at_final_table():
+                self._final_redraw(decision)
+                break
+            if n > 1 and self._fits_without(self._next_to_break()):
+                self._break(self._next_to_break(), decision)
+                continue
+            if not self._balance_one(decision):
+                break
+        return decision
+
+    def _fits_without(self, table: TableState) -> bool:
+        """R8.4: the players of ``table`` fit in the open seats of the others right now."""
+        return self.open_total - self._open[table.number] >= table.count
+
+    def _break(self, table: TableState, decision: Decision) -> None:
+        """R8.4: the table breaks; its players go to open seats at the shortest tables by random draw."""
+        table.broken = True
+        self._file(table)
+        decision.broken.append(table.number)
+        leaving = [(seat, p) for seat, p in sorted(table.seats.items()) if p not in table.outgoing]
+        _shuffle(self.rng, leaving)
+        for seat, player in leaving:
+            dst, to_seat = self._draw_open_seat(exclude=table.number)
+            self._move(decision, player, table, seat, dst, to_seat, BREAK)
+        # Players promised to this table by pending moves go elsewhere too.
+        for to_seat, player in sorted(table.reserved.items()):
+            move = self.pending[player]
+            self._drop(move)
+            src = self.tables[move.from_table]
+            dst, new_seat = self._draw_open_seat(exclude=table.number)
+            self._move(decision, player, src, move.from_seat, dst, new_seat, BREAK)
+
+    def _draw_open_seat(self, exclude: int | None = None) -> tuple[TableState, int]:
+        """A random open seat at the shortest tables that have one (R8.1, R8.4): a random table among
+        them, then a random open seat there (tables of one count have the same number of open seats)."""
+        for count in sorted(self._buckets):
+            candidates = sorted(n for n in self._buckets[count] if n != exclude and self._open[n] > 0)
+            while candidates:
+                i = self.rng.randrange(len(candidates))
+                t = self.tables[candidates[i]]
+                seats = t.draw_seats()
+                if seats:
+                    return t, _choice(self.rng, seats)
+                candidates.pop(i)
+        raise SeatingError("no_open_seat", "no table has an open seat", rule="R8.4")
+
+    def _final_redraw(self, decision: Decision) -> None:
+        """R8.5: the field fits at one table: redraw every player at random, once, between hands."""
+        busy = sorted(n for n in self._counted if self.tables[n].hand_in_progress)
+        if busy or self.pending:
+            decision.waiting.extend(busy or sorted({m.from_table for m in self.pending.values()}))
+            return
+        final = self._final_table()
+        players = sorted(self.where.items(), key=lambda item: item[1])
+        seats = list(range(1, self.final_table_size() + 1))
+        _shuffle(self.rng, seats)
+        # Everybody stands up first, so the new seats never collide with the old ones.
+        for player, (table, seat) in players:
+            del self.tables[table].seats[seat]
+        moves = []
+        for (player, (table, seat)), to_seat in zip(players, seats):
+            moves.append(Move(player=player, from_table=table, from_seat=seat, to_table=final.number,
+                              to_seat=to_seat, reason=REDRAW))
+            final.seats[to_seat] = player
+            self.where[player] = (final.number, to_seat)
+        final.button = final.big_blind = None  # a new draw for the button
+        final.locked_seats = set()
+        for n in list(self._counted):
+            t = self.tables[n]
+            if t is not final:
+                t.broken = True
+                decision.broken.append(n)
+            self._file(t)
+        self.options.final_redraw_done = True
+        decision.final_redraw = True
+        decision.final_table = final.number
+        decision.moves.extend(moves)
+
+    def _balance_one(self, decision: Decision) -> bool:
+        """R8.3: one player from a long table to the worst open seat of a short table. False: nothing to do."""
+        low, high = self.counts()
+        if high - low <= self.allowed_difference():
+            return False
+        # Prefer a long table between hands; a mid-hand one gives a pending move.
+        sources = sorted(self._buckets[high], key=lambda n: (self.tables[n].hand_in_progress, n))
+        source = None
+        for n in sources:
+            t = self.tables[n]
+            picked = t.next_to_move()
+            if picked is not None:
+                source = (t, picked)
+                break
+            if n not in decision.blocked:
+                decision.blocked.append(n)
+        if source is None:
+            return False
+        target = None
+        for n in sorted(self._buckets[low]):
+            t = self.tables[n]
+            seat = t.worst_open_seat()
+            if seat is not None:
+                target = (t, seat)
+                break
+        if target is None:
+            return False
+        (src, (from_seat, player)), (dst, to_seat) = source, target
+        move = self._move(decision, player, src, from_seat, dst, to_seat, BALANCE)
+        if move.pending and src.number not in decision.waiting:
+            decision.waiting.append(src.number)
+        return True
+
+    # -- what the floor sees ----------------------------------------------------------------------------
+
+    def halted_reason(self, number: int) -> str | None:
+        """Why this table must not deal its next hand now, as a code, or None (R8.3-R8.5)."""
+        t = self.tables[number]
+        if t.broken:
+            return "breaking" if t.seats else "broken"
+        if not self.options.final_redraw_done and self.fits_at_final_table():
+            return "final_table_redraw"
+        if self._physical and len(t.seats) <= max(self._physical) - 3:
+            return "short"
+        return None
+
+    def halted(self) -> dict[int, str]:
+        """Every table that must not deal now, with the reason code."""
+        result = {}
+        for number in self.tables:
+            reason = self.halted_reason(number)
+            if reason is not None and reason != "broken":
+                result[number] = reason
+        return result
+
+    def late_entry_seat(self) -> tuple[int, int] | None:
+        """R8.1: a random open seat at one of the shortest tables, or None if every table is full."""
+        try:
+            table, seat = self._draw_open_seat()
+        except SeatingError:
+            return None
+        return table.number, seat
+
+
+def initial_draw(players: list[int], tables: list[tuple[int, int]], rng) -> dict[int, tuple[int, int]]:
+    """R8.1: random seats for the whole field. ``tables`` is [(number, size), ...].
+
+    Tables get as equal a number of players as can be (within one); which seats are used at each
+    table and who sits where are both random.
+    """
+    capacity = sum(size for _, size in tables)
+    if len(players) > capacity:
+        raise SeatingError("field_too_big", f"{len(players)} players do not fit in {capacity} seats",
+                           rule="R8.1", params={"players": len(players), "seats": capacity})
+    if len(set(players)) != len(players):
+        raise SeatingError("seated_twice", "a player is in the draw twice", rule="R8.1")
+    # Deal the players round the tables like cards, so counts differ by at most one.
+    counts = {number: 0 for number, _ in tables}
+    sizes = dict(tables)
+    order = [number for number, _ in tables]
+    i = 0
+    for _ in players:
+        while counts[order[i % len(order)]] >= sizes[order[i % len(order)]]:
+            i += 1
+        counts[order[i % len(order)]] += 1
+        i += 1
+    cards = []
+    for number, size in tables:
+        seats = list(range(1, size + 1))
+        _shuffle(rng, seats)
+        cards.extend((number, seat) for seat in sorted(seats[: counts[number]]))
+    _shuffle(rng, cards)
+    return dict(zip(players, cards))
+
+
+def tables_needed(players: int, size: int) -> int:
+    return max(1, -(-players // size))

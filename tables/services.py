@@ -1,0 +1,657 @@
+"""Every write of the tables app: seat draws, balancing, breaking, the final table, director overrides.
+
+Plain functions, each in one transaction that first locks the tournament row (on SQLite the
+IMMEDIATE transaction mode serialises writers instead), so two bust-outs at once are decided one
+after the other. The rules themselves are decided by the pure ``tables.balancing``; this module
+reads the tables into a ``balancing.Field``, asks it, and writes the answer back.
+
+Errors are ``tournaments.services`` errors: ``StateError`` (409) when the seating is not in a state
+for the request (an occupied seat, a busted player, a broken table), ``RuleError`` (422) when the
+request breaks a rule (a ninth seat, R2.7) and Django's ``ValidationError`` (400) for bad fields.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from config import live
+from tournaments.models import Entry, Tournament
+from tournaments.services import RuleError, StateError, record_audit
+
+from . import balancing
+from .models import MAX_SEATS, MIN_SEATS, Move, Seat, SeatDraw, SeatingPlan, Table
+
+ACTIVE = Entry.Status.ACTIVE
+
+HALT_MESSAGES = {
+    "short": _("This table is three or more players short: it waits for players to be moved in (R8.3)."),
+    "final_table_redraw": _("The field fits at one table: waiting for the final table redraw (R8.5)."),
+    "breaking": _("This table is breaking: its players are being moved (R8.4)."),
+    "broken": _("This table is broken."),
+    "one_player": _("Fewer than two players are seated at this table."),
+}
+
+
+# ---------------------------------------------------------------- reading the field
+
+
+def _lock(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def seating_plan(tournament: Tournament) -> SeatingPlan:
+    plan, _created = SeatingPlan.objects.get_or_create(tournament=tournament)
+    return plan
+
+
+def _options(plan: SeatingPlan) -> balancing.Options:
+    return balancing.Options(
+        allowed_difference=plan.allowed_difference,
+        relaxed_difference=plan.relaxed_difference,
+        relaxed_above_tables=plan.relaxed_above_tables,
+        final_table_size=plan.final_table_seats,
+        final_redraw_done=plan.final_redraw_at is not None,
+    )
+
+
+class _Snapshot:
+    """The tournament's tables as a balancing.Field, plus what is needed to write decisions back."""
+
+    def __init__(self, tournament: Tournament, rng=None):
+        self.tournament = tournament
+        self.plan = seating_plan(tournament)
+        self.tables = {t.number: t for t in Table.objects.filter(tournament=tournament)}
+        by_id = {t.pk: t for t in self.tables.values()}
+        states = {
+            t.number: balancing.TableState(
+                number=t.number, size=t.seats, button=t.button_seat, big_blind=t.big_blind_seat,
+                hand_in_progress=t.hand_in_progress, break_order=t.break_order,
+                broken=t.status == Table.Status.BROKEN,
+            )
+            for t in self.tables.values()
+        }
+        for seat in Seat.objects.filter(table__tournament=tournament).filter(
+            entry__isnull=False
+        ).values_list("table_id", "number", "entry_id", "locked"):
+            table_id, number, entry_id, locked = seat
+            states[by_id[table_id].number].seats[number] = entry_id
+        for table_id, number in Seat.objects.filter(table__tournament=tournament, locked=True).values_list(
+            "table_id", "number"
+        ):
+            states[by_id[table_id].number].locked_seats.add(number)
+        self.pending_rows = {
+            m.entry_id: m
+            for m in Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).select_related(
+                "from_table", "to_table"
+            )
+        }
+        pending = [
+            balancing.Move(
+                player=m.entry_id, from_table=m.from_table.number, from_seat=m.from_seat,
+                to_table=m.to_table.number, to_seat=m.to_seat, reason=m.reason, pending=True,
+            )
+            for m in self.pending_rows.values()
+        ]
+        # Broken tables stay in the field only while players still sit there (a break waiting for a hand).
+        kept = [s for s in states.values() if not s.broken or s.seats]
+        self.seed = secrets.token_bytes(balancing.SEED_BYTES)
+        self.rng = rng if rng is not None else balancing.DrawRandom(self.seed)
+        self.field = balancing.Field(kept, _options(self.plan), rng=self.rng, pending=pending)
+
+
+def _release_busted(tournament: Tournament) -> int:
+    """Busted players leave their seats and any move promised to them is cancelled (R8.8)."""
+    busted = Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE)
+    Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, entry__in=busted).update(
+        status=Move.Status.CANCELLED, note=str(_("busted"))
+    )
+    seats = list(Seat.objects.filter(table__tournament=tournament, entry__in=busted).select_related("table"))
+    for seat in seats:
+        seat.entry = None
+        seat.waits_for_big_blind = False
+        seat.save(update_fields=["entry", "waits_for_big_blind"])
+        live.table_changed(seat.table_id, "seats")
+    return len(seats)
+
+
+# ---------------------------------------------------------------- writing decisions
+
+
+def _write(snapshot: _Snapshot, decision: balancing.Decision, *, actor=None, completed=(), dropped=(),
+           now: datetime | None = None) -> list[Move]:
+    """Make the decided moves in the database: seats, Move rows, broken tables, draws, audit."""
+    now = now or timezone.now()
+    tournament = snapshot.tournament
+    tables = snapshot.tables
+    changed_tables: set[int] = set()
+    for number in decision.broken:
+        table = tables[number]
+        table.status = Table.Status.BROKEN
+        table.broken_at = now
+        table.hand_in_progress = False
+        table.save(update_fields=["status", "broken_at", "hand_in_progress"])
+        Seat.objects.filter(table=table).update(locked=False, lock_reason="")
+        changed_tables.add(table.pk)
+    for pm in dropped:
+        row = snapshot.pending_rows[pm.player]
+        row.status = Move.Status.CANCELLED
+        row.note = (row.note + " " if row.note else "") + str(_("superseded: the hand ended"))
+        row.save(update_fields=["status", "note"])
+    draw = None
+    drawn = [m for m in decision.moves if m.reason in (balancing.BREAK, balancing.REDRAW)]
+    if drawn:
+        draw = SeatDraw.objects.create(
+            tournament=tournament,
+            kind=SeatDraw.Kind.FINAL if decision.final_redraw else SeatDraw.Kind.BREAK,
+            seed=snapshot.seed if isinstance(snapshot.rng, balancing.DrawRandom) else b"",
+            assignment=[{"entry": m.player, "table": m.to_table, "seat": m.to_seat} for m in drawn],
+        )
+    # Completed pending moves keep their row; new moves get one.
+    rows: list[tuple[Move, balancing.Move]] = []
+    for pm in completed:
+        row = snapshot.pending_rows[pm.player]
+        rows.append((row, pm))
+    for m in decision.moves:
+        row = Move(
+            tournament=tournament, entry_id=m.player, from_table=tables[m.from_table], from_seat=m.from_seat,
+            to_table=tables[m.to_table], to_seat=m.to_seat, reason=m.reason, draw=draw,
+            actor=actor if getattr(actor, "is_authenticated", False) else None,
+        )
+        rows.append((row, m))
+    # Everybody who moves now stands up first, then sits down: a seat freed by one move may be taken by
+    # another, and the database never sees one entry in two seats.
+    moving_now = [(row, m) for row, m in rows if not m.pending or row.pk is not None]
+    for row, m in moving_now:
+        freed = Seat.objects.filter(table=tables[m.from_table], number=m.from_seat, entry_id=m.player).update(
+            entry=None, waits_for_big_blind=False
+        )
+        if freed != 1:
+            raise StateError(_("Seating changed while moves were decided; try again."), code="seating_changed")
+    for row, m in moving_now:
+        # R8.1: dealt in at once unless seated between the small blind and the button.
+        waits = snapshot.field.tables[m.to_table].between_small_blind_and_button(m.to_seat)
+        taken = Seat.objects.filter(table=tables[m.to_table], number=m.to_seat, entry__isnull=True).update(
+            entry_id=m.player, waits_for_big_blind=waits, seated_at=now
+        )
+        if taken != 1:
+            raise StateError(_("Seating changed while moves were decided; try again."), code="seating_changed")
+        row.status = Move.Status.DONE
+        row.applied_at = now
+        changed_tables.update({tables[m.from_table].pk, tables[m.to_table].pk})
+    for row, m in rows:
+        if m.pending and row.pk is None:
+            row.status = Move.Status.PENDING
+            changed_tables.update({tables[m.from_table].pk, tables[m.to_table].pk})
+        row.save()
+    if decision.final_redraw:
+        final = tables[decision.final_table]
+        final.button_seat = final.big_blind_seat = None
+        final.save(update_fields=["button_seat", "big_blind_seat"])
+        Seat.objects.filter(table=final).update(locked=False, lock_reason="", waits_for_big_blind=False)
+        snapshot.plan.final_redraw_at = now
+        snapshot.plan.save(update_fields=["final_redraw_at"])
+    if decision.moves or decision.broken or completed or dropped:
+        record_audit(actor, "tables.balance", tournament, data={
+            "moves": [
+                {"entry": m.player, "from": [m.from_table, m.from_seat], "to": [m.to_table, m.to_seat],
+                 "reason": m.reason, "pending": m.pending}
+                for m in list(completed) + decision.moves
+            ],
+            "broken": decision.broken,
+            "final_redraw": decision.final_redraw,
+        })
+        Table.objects.filter(pk__in=changed_tables).update(version=F("version") + 1)
+        for pk in sorted(changed_tables):
+            live.table_changed(pk, "seats")
+        live.tournament_changed(tournament.pk, "seating")
+    return [row for row, _m in rows]
+
+
+def _queue_balance(tournament_id: int) -> None:
+    def queue():
+        from .tasks import balance_tournament
+
+        balance_tournament.delay(tournament_id)
+
+    transaction.on_commit(queue)
+
+
+# ---------------------------------------------------------------- the seat draw (R8.1)
+
+
+def _create_tables(tournament: Tournament, count: int, *, first_number: int = 1) -> list[Table]:
+    size = tournament.seats_per_table
+    if not MIN_SEATS <= size <= MAX_SEATS:
+        raise RuleError(
+            _("A Courchevel table seats 2 to 8 players (R2.7); this tournament asks for %(seats)s.")
+            % {"seats": size},
+            code="too_many_seats", field="seats_per_table", rule="R2.7",
+        )
+    tables = [
+        Table.objects.create(tournament=tournament, number=n, seats=size, break_order=n)
+        for n in range(first_number, first_number + count)
+    ]
+    Seat.objects.bulk_create([Seat(table=t, number=s) for t in tables for s in range(1, size + 1)])
+    return tables
+
+
+@transaction.atomic
+def draw_seats(tournament: Tournament, rng=None, *, actor=None) -> SeatDraw:
+    """R8.1: the random seat draw for every active entry, from the OS secure source, recorded.
+
+    ``rng`` (anything with ``randrange``) is for tests; by default 32 bytes from ``secrets`` seed a
+    ``balancing.DrawRandom`` and are stored with the draw, so anyone can replay it afterwards.
+    """
+    tournament = _lock(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise StateError(_("The tournament is finished."), code="wrong_status")
+    if Table.objects.filter(tournament=tournament).exists():
+        raise StateError(_("Seats are already drawn for this tournament."), code="already_drawn")
+    entries = list(tournament.entries.filter(status=ACTIVE).order_by("pk").values_list("pk", flat=True))
+    if not entries:
+        raise StateError(_("No entries to seat."), code="no_entries")
+    seed = secrets.token_bytes(balancing.SEED_BYTES)
+    if rng is None:
+        rng = balancing.DrawRandom(seed)
+    elif isinstance(rng, balancing.DrawRandom):
+        seed = rng.seed
+    else:
+        seed = b""  # a test's generator: not replayable from the record
+    count = balancing.tables_needed(len(entries), tournament.seats_per_table)
+    tables = _create_tables(tournament, count)
+    assignment = balancing.initial_draw(entries, [(t.number, t.seats) for t in tables], rng)
+    by_number = {t.number: t for t in tables}
+    seats = {(s.table_id, s.number): s for s in Seat.objects.filter(table__in=tables)}
+    now = timezone.now()
+    for entry_id, (number, seat_number) in assignment.items():
+        seat = seats[(by_number[number].pk, seat_number)]
+        seat.entry_id = entry_id
+        seat.seated_at = now
+    Seat.objects.bulk_update(seats.values(), ["entry", "seated_at"])
+    seating_plan(tournament)
+    draw = SeatDraw.objects.create(
+        tournament=tournament, kind=SeatDraw.Kind.START, seed=seed,
+        assignment=[{"entry": e, "table": t, "seat": s} for e, (t, s) in assignment.items()],
+    )
+    record_audit(actor, "tables.draw", tournament, data={"entries": len(entries), "tables": count,
+                                                         "seed": seed.hex()})
+    for table in tables:
+        live.table_changed(table.pk, "seats")
+    live.tournament_changed(tournament.pk, "seating")
+    return draw
+
+
+@transaction.atomic
+def seat_entry(entry: Entry, *, actor=None, rng=None) -> Seat | None:
+    """R8.1: a late entry or re-entry gets a random open seat at one of the shortest tables.
+
+    Dealt in at once unless the seat is between the small blind and the button (then
+    ``waits_for_big_blind``). When every seat is taken a new table opens (and balancing fills it).
+    Returns None when the seats are not drawn yet (the draw will seat the entry).
+    """
+    tournament = _lock(entry.tournament)
+    entry = Entry.objects.get(pk=entry.pk)
+    if entry.status != ACTIVE:
+        raise StateError(_("%(entry)s is out of the tournament and cannot be seated.") % {"entry": entry},
+                         code="entry_busted", field="entry")
+    if Seat.objects.filter(entry=entry).exists():
+        raise StateError(_("%(entry)s already has a seat.") % {"entry": entry}, code="already_seated",
+                         field="entry")
+    if not Table.objects.filter(tournament=tournament).exists():
+        return None
+    _release_busted(tournament)
+    snapshot = _Snapshot(tournament, rng=rng)
+    where = snapshot.field.late_entry_seat()
+    if where is None:
+        last = max(snapshot.tables.values(), key=lambda t: t.number)
+        top = max(t.break_order for t in snapshot.tables.values())
+        table = _create_tables(tournament, 1, first_number=last.number + 1)[0]
+        table.break_order = top + 1  # the newest table breaks first
+        table.save(update_fields=["break_order"])
+        seat_number = snapshot.rng.randrange(table.seats) + 1
+        waits = False
+    else:
+        number, seat_number = where
+        table = snapshot.tables[number]
+        waits = snapshot.field.tables[number].between_small_blind_and_button(seat_number)
+    seat = Seat.objects.select_for_update().get(table=table, number=seat_number)
+    seat.entry = entry
+    seat.waits_for_big_blind = waits
+    seat.seated_at = timezone.now()
+    seat.save(update_fields=["entry", "waits_for_big_blind", "seated_at"])
+    SeatDraw.objects.create(
+        tournament=tournament, kind=SeatDraw.Kind.LATE,
+        seed=snapshot.seed if isinstance(snapshot.rng, balancing.DrawRandom) else b"",
+        assignment=[{"entry": entry.pk, "table": table.number, "seat": seat_number}],
+    )
+    record_audit(actor, "tables.seat_entry", seat, data={"entry": entry.pk, "table": table.number,
+                                                          "seat": seat_number, "waits_for_big_blind": waits})
+    live.table_changed(table.pk, "seats")
+    live.tournament_changed(tournament.pk, "seating")
+    _queue_balance(tournament.pk)
+    return seat
+
+
+# ---------------------------------------------------------------- hands (called by the dealing service)
+
+
+def _table_state(table: Table) -> balancing.TableState:
+    state = balancing.TableState(number=table.number, size=table.seats, button=table.button_seat,
+                                 big_blind=table.big_blind_seat, hand_in_progress=table.hand_in_progress)
+    for number, entry_id in Seat.objects.filter(table=table, entry__isnull=False).values_list("number", "entry_id"):
+        state.seats[number] = entry_id
+    return state
+
+
+def dealt_in_next_hand(table: Table, seat: Seat) -> bool:
+    """R8.1: everybody seated is dealt in, except a player waiting for the big blind until it reaches them."""
+    if seat.entry_id is None:
+        return False
+    if not seat.waits_for_big_blind:
+        return True
+    return _table_state(table).next_big_blind_seat() == seat.number
+
+
+def halted_reason(table: Table) -> str | None:
+    """Why this table must not deal its next hand now (R8.3-R8.5), as a message, or None."""
+    table = Table.objects.get(pk=table.pk)
+    if table.status == Table.Status.BROKEN:
+        if Seat.objects.filter(table=table, entry__isnull=False).exists():
+            return str(HALT_MESSAGES["breaking"])
+        return str(HALT_MESSAGES["broken"])
+    snapshot = _Snapshot(table.tournament)
+    code = snapshot.field.halted_reason(table.number)
+    if code is None and len(snapshot.field.tables[table.number].seats) < 2:
+        code = "one_player"
+    return None if code is None else str(HALT_MESSAGES[code])
+
+
+@transaction.atomic
+def hand_started(table: Table, *, button_seat: int | None = None, big_blind_seat: int | None = None,
+                 actor=None) -> Table:
+    """A hand is being dealt at this table: balancing leaves it alone until ``hand_finished`` (R8.3).
+
+    The dealing service may pass this hand's positions; they become the table's last-hand positions.
+    """
+    _lock(table.tournament)
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if table.hand_in_progress:
+        raise StateError(_("A hand is already in progress at %(table)s.") % {"table": table},
+                         code="hand_in_progress")
+    reason = halted_reason(table)
+    if reason is not None:
+        raise StateError(reason, code="table_halted")
+    for name, value in (("button_seat", button_seat), ("big_blind_seat", big_blind_seat)):
+        if value is not None and not 1 <= value <= table.seats:
+            raise ValidationError({name: _("Table %(table)s has no seat %(seat)s.") % {"table": table.number,
+                                                                                      "seat": value}})
+    table.hand_in_progress = True
+    fields = ["hand_in_progress", "version"]
+    if button_seat is not None:
+        table.button_seat = button_seat
+        fields.append("button_seat")
+    if big_blind_seat is not None:
+        table.big_blind_seat = big_blind_seat
+        fields.append("big_blind_seat")
+    table.version += 1
+    table.save(update_fields=fields)
+    live.table_changed(table.pk, "hand")
+    return table
+
+
+@transaction.atomic
+def hand_finished(table: Table, *, button_seat: int | None, big_blind_seat: int | None, actor=None) -> list[Move]:
+    """The hand at this table is over: record its positions, make the moves that waited for it, rebalance.
+
+    Moves out of this table that waited for the hand are made now; a balancing move waiting here is
+    decided afresh (the player who is big blind next has changed). Returns the moves made. Also queues
+    ``balance_tournament`` after the commit (idempotent).
+    """
+    tournament = _lock(table.tournament)
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    for name, value in (("button_seat", button_seat), ("big_blind_seat", big_blind_seat)):
+        if value is not None and not 1 <= value <= table.seats:
+            raise ValidationError({name: _("Table %(table)s has no seat %(seat)s.") % {"table": table.number,
+                                                                                      "seat": value}})
+    table.hand_in_progress = False
+    table.button_seat = button_seat
+    table.big_blind_seat = big_blind_seat
+    table.version += 1
+    table.save(update_fields=["hand_in_progress", "button_seat", "big_blind_seat", "version"])
+    if big_blind_seat is not None:
+        # The player who waited for the big blind has posted it (R8.1).
+        Seat.objects.filter(table=table, number=big_blind_seat).update(waits_for_big_blind=False)
+    _release_busted(tournament)
+    snapshot = _Snapshot(tournament)
+    done, dropped = snapshot.field.hand_finished(table.number, button=button_seat, big_blind=big_blind_seat)
+    plan = snapshot.plan
+    decision = snapshot.field.decide() if not plan.review_moves else balancing.Decision()
+    rows = _write(snapshot, decision, actor=actor, completed=done, dropped=dropped)
+    live.table_changed(table.pk, "hand")
+    _queue_balance(tournament.pk)
+    return [row for row in rows if row.status == Move.Status.DONE]
+
+
+@transaction.atomic
+def after_bust(tournament: Tournament) -> None:
+    """Players busted: free their seats now and balance once the bust is committed (R8.3)."""
+    tournament = _lock(tournament)
+    _release_busted(tournament)
+    _queue_balance(tournament.pk)
+
+
+# ---------------------------------------------------------------- balancing (R8.3-R8.5)
+
+
+@transaction.atomic
+def balance(tournament: Tournament, *, actor=None, apply: bool = True, rng=None) -> list[Move]:
+    """Decide the moves that balance the tables, break a table or draw the final table, and make them.
+
+    Locks the tournament first, so concurrent bust-outs are decided one after another; the decision
+    counts pending moves, so running it twice moves nobody twice. With ``apply=False`` it returns the
+    suggested moves (unsaved) and changes nothing.
+    """
+    tournament = _lock(tournament)
+    if apply:
+        _release_busted(tournament)
+    if not Table.objects.filter(tournament=tournament).exists():
+        return []
+    snapshot = _Snapshot(tournament, rng=rng)
+    if not apply:
+        # Busted players still sitting would be moved in a suggestion: take them out of the picture.
+        busted = set(Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE).values_list("pk", flat=True))
+        for player in [p for p in snapshot.field.where if p in busted]:
+            snapshot.field.bust(player)
+    decision = snapshot.field.decide()
+    if not apply:
+        tables = snapshot.tables
+        return [
+            Move(tournament=tournament, entry_id=m.player, from_table=tables[m.from_table], from_seat=m.from_seat,
+                 to_table=tables[m.to_table], to_seat=m.to_seat, reason=m.reason,
+                 status=Move.Status.PENDING if m.pending else Move.Status.DONE)
+            for m in decision.moves
+        ]
+    return _write(snapshot, decision, actor=actor)
+
+
+def suggested_moves(tournament: Tournament) -> list[Move]:
+    """What balancing would do now, without doing it (the director's review)."""
+    with transaction.atomic():
+        sid = transaction.savepoint()
+        try:
+            return balance(tournament, apply=False)
+        finally:
+            transaction.savepoint_rollback(sid)
+
+
+# ---------------------------------------------------------------- director overrides
+
+
+def _check_seat(table: Table, number, field: str = "seat") -> None:
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise ValidationError({field: _("A seat is a whole number.")})
+    if number > MAX_SEATS:
+        raise RuleError(
+            _("A Courchevel table has at most 8 seats (R2.7): there is no seat %(seat)s.") % {"seat": number},
+            code="ninth_seat", field=field, rule="R2.7",
+        )
+    if not 1 <= number <= table.seats:
+        raise ValidationError({field: _("Table %(table)s has seats 1 to %(seats)s, not %(seat)s.")
+                               % {"table": table.number, "seats": table.seats, "seat": number}})
+
+
+@transaction.atomic
+def move_entry(entry: Entry, to_table: Table, to_seat: int, *, reason: str, actor=None) -> Move:
+    """The director moves a player by hand, with a reason. Waits for the hand if the player is in one."""
+    if not (reason or "").strip():
+        raise ValidationError({"reason": _("Say why the player is moved.")})
+    tournament = _lock(entry.tournament)
+    entry = Entry.objects.get(pk=entry.pk)
+    to_table = Table.objects.select_for_update().get(pk=to_table.pk)
+    if to_table.tournament_id != tournament.pk:
+        raise ValidationError({"table": _("Table %(table)s is not in this tournament.") % {"table": to_table.number}})
+    _check_seat(to_table, to_seat)
+    if entry.status != ACTIVE:
+        raise StateError(_("%(entry)s is out of the tournament and cannot be moved.") % {"entry": entry},
+                         code="entry_busted", field="entry")
+    if to_table.status != Table.Status.ACTIVE:
+        raise StateError(_("%(table)s is broken.") % {"table": to_table}, code="table_broken", field="table")
+    if Move.objects.filter(entry=entry, status=Move.Status.PENDING).exists():
+        raise StateError(_("%(entry)s already has a move waiting for the hand to end.") % {"entry": entry},
+                         code="move_pending", field="entry")
+    target = Seat.objects.select_for_update().get(table=to_table, number=to_seat)
+    if target.entry_id is not None:
+        raise StateError(_("Table %(table)s seat %(seat)s is taken by %(entry)s.")
+                         % {"table": to_table.number, "seat": to_seat, "entry": target.entry},
+                         code="seat_taken", field="seat")
+    if Move.objects.filter(to_table=to_table, to_seat=to_seat, status=Move.Status.PENDING).exists():
+        raise StateError(_("Table %(table)s seat %(seat)s is promised to a player who is moving there.")
+                         % {"table": to_table.number, "seat": to_seat}, code="seat_promised", field="seat")
+    current = Seat.objects.select_for_update().select_related("table").filter(entry=entry).first()
+    now = timezone.now()
+    waits = _table_state(to_table).between_small_blind_and_button(to_seat)
+    move = Move(tournament=tournament, entry=entry, from_table=current.table if current else None,
+                from_seat=current.number if current else None, to_table=to_table, to_seat=to_seat,
+                reason=Move.Reason.MANUAL, note=reason.strip()[:200],
+                actor=actor if getattr(actor, "is_authenticated", False) else None)
+    if current is not None and current.table.hand_in_progress:
+        move.status = Move.Status.PENDING
+    else:
+        if current is not None:
+            current.entry = None
+            current.waits_for_big_blind = False
+            current.save(update_fields=["entry", "waits_for_big_blind"])
+            live.table_changed(current.table_id, "seats")
+        target.entry = entry
+        target.waits_for_big_blind = waits
+        target.seated_at = now
+        target.save(update_fields=["entry", "waits_for_big_blind", "seated_at"])
+        move.status = Move.Status.DONE
+        move.applied_at = now
+    move.save()
+    record_audit(actor, "tables.move", move, reason=reason, data={
+        "entry": entry.pk, "to": [to_table.number, to_seat], "status": move.status,
+        "from": [current.table.number, current.number] if current else None,
+    })
+    live.table_changed(to_table.pk, "seats")
+    live.tournament_changed(tournament.pk, "seating")
+    return move
+
+
+@transaction.atomic
+def lock_seat(seat: Seat, *, reason: str, actor=None) -> Seat:
+    """The player in this seat is not moved by balancing; an empty locked seat stays empty."""
+    if not (reason or "").strip():
+        raise ValidationError({"reason": _("Say why the seat is locked.")})
+    _lock(seat.table.tournament)
+    seat = Seat.objects.select_for_update().select_related("table").get(pk=seat.pk)
+    if seat.table.status != Table.Status.ACTIVE:
+        raise StateError(_("%(table)s is broken.") % {"table": seat.table}, code="table_broken")
+    seat.locked = True
+    seat.lock_reason = reason.strip()[:200]
+    seat.save(update_fields=["locked", "lock_reason"])
+    record_audit(actor, "tables.lock_seat", seat, reason=reason)
+    live.table_changed(seat.table_id, "seats")
+    return seat
+
+
+@transaction.atomic
+def unlock_seat(seat: Seat, *, actor=None) -> Seat:
+    _lock(seat.table.tournament)
+    seat = Seat.objects.select_for_update().get(pk=seat.pk)
+    seat.locked = False
+    seat.lock_reason = ""
+    seat.save(update_fields=["locked", "lock_reason"])
+    record_audit(actor, "tables.unlock_seat", seat)
+    live.table_changed(seat.table_id, "seats")
+    _queue_balance(seat.table.tournament_id)
+    return seat
+
+
+@transaction.atomic
+def acknowledge_move(move: Move, *, actor=None) -> Move:
+    """The dealer saw the player arrive (or leave). Acknowledging twice changes nothing."""
+    move = Move.objects.select_for_update().get(pk=move.pk)
+    if move.status == Move.Status.ACKNOWLEDGED:
+        return move
+    if move.status != Move.Status.DONE:
+        raise StateError(_("This move is %(status)s: only a move that is done can be acknowledged.")
+                         % {"status": move.get_status_display()}, code="move_not_done")
+    move.status = Move.Status.ACKNOWLEDGED
+    move.acknowledged_at = timezone.now()
+    move.save(update_fields=["status", "acknowledged_at"])
+    record_audit(actor, "tables.acknowledge_move", move)
+    live.table_changed(move.to_table_id, "moves")
+    if move.from_table_id:
+        live.table_changed(move.from_table_id, "moves")
+    return move
+
+
+@transaction.atomic
+def set_break_order(tournament: Tournament, numbers: list[int], *, actor=None) -> list[Table]:
+    """R8.4: the director's breaking order: ``numbers`` lists every active table, first to break first."""
+    tournament = _lock(tournament)
+    active = {t.number: t for t in Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE)}
+    if not isinstance(numbers, list) or any(isinstance(n, bool) or not isinstance(n, int) for n in numbers):
+        raise ValidationError({"order": _("Give the table numbers as a list of whole numbers.")})
+    if len(set(numbers)) != len(numbers):
+        raise ValidationError({"order": _("A table is listed twice.")})
+    unknown = sorted(set(numbers) - set(active))
+    if unknown:
+        raise ValidationError({"order": _("No active table %(numbers)s.") % {"numbers": ", ".join(map(str, unknown))}})
+    missing = sorted(set(active) - set(numbers))
+    if missing:
+        raise ValidationError({"order": _("Every active table must be listed; missing %(numbers)s.")
+                               % {"numbers": ", ".join(map(str, missing))}})
+    for i, number in enumerate(numbers):
+        active[number].break_order = len(numbers) - i
+    Table.objects.bulk_update(active.values(), ["break_order"])
+    record_audit(actor, "tables.break_order", tournament, data={"order": numbers})
+    live.tournament_changed(tournament.pk, "seating")
+    return sorted(active.values(), key=lambda t: -t.break_order)
+
+
+@transaction.atomic
+def update_plan(tournament: Tournament, *, actor=None, **fields) -> SeatingPlan:
+    """Change how tables are balanced (R8.3): allowed difference, relaxed difference, review mode."""
+    tournament = _lock(tournament)
+    plan = seating_plan(tournament)
+    allowed = {"allowed_difference", "relaxed_difference", "relaxed_above_tables", "final_table_seats",
+               "review_moves"}
+    for name, value in fields.items():
+        if name not in allowed:
+            raise ValidationError({name: _("This setting cannot be changed here.")})
+        setattr(plan, name, value)
+    plan.full_clean()
+    plan.save()
+    record_audit(actor, "tables.plan", tournament, data={k: v for k, v in fields.items()})
+    live.tournament_changed(tournament.pk, "seating")
+    _queue_balance(tournament.pk)
+    return plan

@@ -1,0 +1,23 @@
+"""Celery tasks of the tables app. Thin: they call services.
+
+``balance_tournament`` is queued after every bust-out and every hand that ends. It is idempotent:
+the decision counts the moves already made or pending, so running it twice, late or after a restart
+moves nobody twice.
+"""
+
+from celery import shared_task
+
+from tournaments.models import Tournament
+
+from . import services
+
+
+@shared_task(name="tables.tasks.balance_tournament", ignore_result=True)
+def balance_tournament(tournament_id: int) -> int:
+    """Balance, break or draw the final table of one tournament (R8.3-R8.5). Returns moves made."""
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is None or tournament.status == Tournament.Status.FINISHED:
+        return 0
+    if services.seating_plan(tournament).review_moves:
+        return 0  # the director applies the suggested moves
+    return len(services.balance(tournament))

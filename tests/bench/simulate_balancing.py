@@ -1,0 +1,163 @@
+"""Simulate a big field from the seat draw to the final table through tables.balancing (R8.1, R8.3-R8.5).
+
+    .venv/bin/python tests/bench/simulate_balancing.py [--entries 10000] [--seats 8] [--seed 1]
+        [--mid-hand 0.3] [--difference 1] [--relaxed 2 --relaxed-above 20]
+
+Every step one table plays a hand: sometimes a player busts, the positions move on by the dead-button
+rule (R3.6), and the balancer decides. Some tables are kept mid-hand, so moves out of them wait
+(pending) as R8.3 says. Prints the number of moves, moves per player, the largest imbalance ever seen,
+the time for the whole run and the time per bust-out decision. Goals: whole run < 30 s, decision < 5 ms.
+"""
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tables import balancing  # noqa: E402
+
+
+def next_positions(table: balancing.TableState, last_small_blind: int | None):
+    """Dead button (R3.6): the big blind moves one player on; the small blind and button follow it."""
+    if table.big_blind is None:
+        seats = sorted(table.seats)
+        if len(seats) < 2:
+            return None
+        if len(seats) == 2:
+            return seats[0], seats[1], seats[0]
+        return seats[0], seats[2], seats[1]
+    big_blind = table.next_big_blind_seat()
+    return last_small_blind, big_blind, table.big_blind
+
+
+def run(entries: int, seats: int, seed: int, mid_hand: float, options: balancing.Options, quiet=False):
+    rng = random.Random(seed)
+    n_tables = balancing.tables_needed(entries, seats)
+    players = list(range(1, entries + 1))
+    started = time.perf_counter()
+    draw = balancing.initial_draw(players, [(n, seats) for n in range(1, n_tables + 1)], rng)
+    tables = [balancing.TableState(number=n, size=seats, break_order=n) for n in range(1, n_tables + 1)]
+    for player, (table, seat) in draw.items():
+        tables[table - 1].seats[seat] = player
+    field = balancing.Field(tables, options, rng=rng)
+    small_blinds: dict[int, int | None] = {}
+    running: list[int] = []  # tables in the middle of a hand
+    moves = 0
+    moved: dict[int, int] = {}
+    decision_times: list[float] = []
+    worst_effective = worst_physical = 0
+    worst_physical_at_rest = 0
+    redraws = 0
+    busts = 0
+    halted_hands = 0
+
+    def record(decision):
+        nonlocal moves, redraws, worst_effective
+        redraws += decision.final_redraw
+        for move in decision.moves:
+            if not move.pending:
+                moves += 1
+                moved[move.player] = moved.get(move.player, 0) + 1
+        low, high = field.counts()
+        # Waiting for the final-table redraw (a table is mid-hand) is not an imbalance.
+        if field.active_tables() > 1 and not decision.blocked and not field.fits_at_final_table():
+            worst_effective = max(worst_effective, high - low)
+
+    def finish(number: int, bust: bool):
+        nonlocal busts, moves
+        table = field.tables[number]
+        if bust and len(field.where) > 1:
+            candidates = sorted(p for p in table.seats.values())
+            if candidates:
+                field.bust(rng.choice(candidates))
+                busts += 1
+        positions = next_positions(table, small_blinds.get(number))
+        if positions is None:
+            button = big_blind = small_blind = None
+        else:
+            button, big_blind, small_blind = positions
+        small_blinds[number] = small_blind
+        done, _dropped = field.hand_finished(number, button=button, big_blind=big_blind)
+        for move in done:
+            moves += 1
+            moved[move.player] = moved.get(move.player, 0) + 1
+        t0 = time.perf_counter()
+        decision = field.decide()
+        decision_times.append(time.perf_counter() - t0)
+        record(decision)
+
+    record(field.decide())
+    active = list(range(1, n_tables + 1))
+    while len(field.where) > 1:
+        active = [n for n in active if not field.tables[n].broken] if len(active) != field.active_tables() else active
+        number = rng.choice(active)
+        table = field.tables[number]
+        if table.hand_in_progress:
+            running.remove(number)
+            finish(number, bust=rng.random() < 0.5)
+        elif len(table.seats) < 2 or field.halted_reason(number):
+            halted_hands += 1
+            if halted_hands > 10 * entries:
+                raise RuntimeError("the field stopped: no table can deal")
+            # A halted table waits; let a running one finish instead.
+            if running:
+                other = running.pop(rng.randrange(len(running)))
+                finish(other, bust=rng.random() < 0.5)
+            continue
+        else:
+            field.hand_started(number)
+            if rng.random() < mid_hand:
+                running.append(number)  # stays mid-hand for a while
+            else:
+                finish(number, bust=rng.random() < 0.5)
+        low, high = field.physical_counts()
+        if field.active_tables() > 1 and not field.fits_at_final_table():
+            worst_physical = max(worst_physical, high - low)
+            if not running:
+                worst_physical_at_rest = max(worst_physical_at_rest, high - low)
+    total = time.perf_counter() - started
+    decision_times.sort()
+    result = {
+        "entries": entries,
+        "tables": n_tables,
+        "bust-outs": busts,
+        "moves": moves,
+        "moves per player": moves / entries,
+        "most moves for one player": max(moved.values(), default=0),
+        "largest imbalance (planned counts)": worst_effective,
+        "largest imbalance (seated, incl. players waiting for a hand to end)": worst_physical,
+        "largest imbalance (seated, no hand running)": worst_physical_at_rest,
+        "final-table redraws": redraws,
+        "total time s": total,
+        "decisions": len(decision_times),
+        "decision mean ms": 1000 * statistics.fmean(decision_times),
+        "decision p99 ms": 1000 * decision_times[int(0.99 * (len(decision_times) - 1))],
+        "decision max ms": 1000 * decision_times[-1],
+    }
+    if not quiet:
+        for key, value in result.items():
+            print(f"{key:>70}: {value:.3f}" if isinstance(value, float) else f"{key:>70}: {value}")
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--entries", type=int, default=10_000)
+    parser.add_argument("--seats", type=int, default=8)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--mid-hand", type=float, default=0.3, help="share of hands left running a while")
+    parser.add_argument("--difference", type=int, default=1)
+    parser.add_argument("--relaxed", type=int, default=None)
+    parser.add_argument("--relaxed-above", type=int, default=0)
+    args = parser.parse_args()
+    options = balancing.Options(allowed_difference=args.difference, relaxed_difference=args.relaxed,
+                                relaxed_above_tables=args.relaxed_above)
+    run(args.entries, args.seats, args.seed, args.mid_hand, options)
+
+
+if __name__ == "__main__":
+    main()
