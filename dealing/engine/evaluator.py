@@ -1,20 +1,58 @@
 """Hand evaluation for Courchevel: exactly two of the five hole cards with exactly three of the five
-board cards (R2.3). High hands rank as standard poker (R2.4); lows are ace-to-five, 8 or better (R2.5).
+board cards (R2.3). High hands rank as standard poker (R2.4); lows are ace-to-five, 8 or better (R2.5),
+and a player may use different hole pairs for the high and the low (R2.6).
 
-Values compare with ``<``, ``==``, ``>`` (greater is better) and name themselves as a dealer says them.
-This straightforward version is the reference; a faster one may replace it behind the same interface.
+Public functions
+----------------
+``evaluate_high(hole, board) -> HighValue`` and ``evaluate_low(hole, board) -> LowValue | None`` take
+five hole and five board card codes (``["As", "Td", ...]``). Values compare with ``<``, ``==``, ``>``
+(greater is better), name themselves as a dealer says them (``.name``: "Full house, kings full of
+sevens", "8-6-4-2-A low") and give the five cards used (``.cards``).
+
+Fast paths, for a whole showdown:
+
+- ``evaluate_hand(hole, board) -> (HighValue, LowValue | None)`` parses once and does both halves.
+- ``high_strength(hole, board) -> int`` and ``low_strength(hole, board) -> int`` take pre-parsed card
+  ints (``cards.parse_cards``) and return plain ints, greater is better; ``low_strength`` returns
+  ``NO_LOW`` (0) when no low qualifies. They check nothing: validate the cards once, at the door.
+  ``HighValue.from_strength`` / ``LowValue.from_strength`` turn an int back into a named value.
+
+How it is fast
+--------------
+A brute-force evaluator scores 10 hole pairs × 10 board triples = 100 five-card hands one by one.
+Instead:
+
+- High, non-flush: the value of five cards depends only on their rank multiset. Each rank gets a
+  prime, so a multiset's key is the product of its primes, and a hand's key is (pair product) ×
+  (triple product). A table built once at import maps each of the 6,175 keys to an int strength.
+  Per player that leaves 100 multiplications and dict lookups, all run by C builtins
+  (``map``/``starmap``/``max``), with the ten triple products shared by every player at the table.
+- Flushes only where one can exist: a suit with at least three board cards and two hole cards.
+- Low: an 8-or-better low is a set of five distinct ranks among A..8, i.e. five bits of a byte, and
+  comparing lows from the highest card down is comparing those bytes as integers (smaller is
+  better). For a given pair of hole ranks the best three board ranks are simply the three lowest
+  board ranks not in the pair, one table lookup. So the low costs at most ten steps and no search.
+
+Strength ints: high is ``category << 20 | r1 << 16 | r2 << 12 | ... | r5`` (ranks 0 = deuce .. 12 =
+ace, in tie-break order); low is ``255 - mask`` (mask bit 0 = ace, bit 1 = deuce … bit 7 = eight).
 """
 
-from collections import Counter
 from dataclasses import dataclass, field
-from itertools import combinations
+from functools import lru_cache
+from array import array
+from collections.abc import Iterable
+from itertools import combinations, combinations_with_replacement, product
 
-from .cards import RANKS, parse_cards
+from .cards import _INDEX, BOARD_CARDS, CODES, HOLE_CARDS, RANKS, CardError, parse_cards
 
 HIGH_CATEGORIES = (
     "High card", "One pair", "Two pair", "Three of a kind", "Straight", "Flush", "Full house",
     "Four of a kind", "Straight flush",
 )
+HIGH_CARD, ONE_PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
+# How many tie-break ranks each category keeps (a straight is known by its top card).
+_KEY_LENGTH = (5, 4, 3, 3, 1, 5, 2, 2, 1)
+
 _PLURAL = {
     "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes", "7": "sevens",
     "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens", "K": "kings", "A": "aces",
@@ -23,37 +61,58 @@ _SINGULAR = {
     "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight",
     "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace",
 }
+NO_LOW = 0
 
 
-@dataclass(frozen=True, order=True)
+def _encode_high(category: int, ranks: tuple[int, ...]) -> int:
+    strength = category
+    for i in range(5):
+        strength = strength << 4 | (ranks[i] if i < len(ranks) else 0)
+    return strength
+
+
+@dataclass(frozen=True, order=True, slots=True)
 class HighValue:
-    """A high hand: ``key`` is (category 0..8, tie-break ranks…), ranks 0 (deuce) … 12 (ace)."""
+    """A high hand. ``strength`` orders hands, 0 (7-5-4-3-2) .. 7461 (royal flush); ``cards`` are the
+    five cards used."""
 
-    key: tuple[int, ...]
+    strength: int
     cards: tuple[str, ...] = field(default=(), compare=False)
+
+    @classmethod
+    def from_strength(cls, strength: int, cards: tuple[str, ...] = ()) -> "HighValue":
+        return cls(strength, cards)
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """(category 0..8, tie-break ranks…), ranks 0 (deuce) … 12 (ace)."""
+        code = _CLASS_CODE[self.strength]
+        category = code >> 20
+        return (category, *((code >> (16 - 4 * i)) & 15 for i in range(_KEY_LENGTH[category])))
 
     @property
     def category(self) -> str:
-        return HIGH_CATEGORIES[self.key[0]]
+        return HIGH_CATEGORIES[_CLASS_CODE[self.strength] >> 20]
 
     @property
     def name(self) -> str:
-        cat, ranks = self.key[0], [RANKS[r] for r in self.key[1:]]
-        if cat == 8:
+        cat, *tie = self.key
+        ranks = [RANKS[r] for r in tie]
+        if cat == STRAIGHT_FLUSH:
             return "Royal flush" if ranks[0] == "A" else f"Straight flush, {_SINGULAR[ranks[0]]} high"
-        if cat == 7:
+        if cat == QUADS:
             return f"Four of a kind, {_PLURAL[ranks[0]]}"
-        if cat == 6:
+        if cat == FULL_HOUSE:
             return f"Full house, {_PLURAL[ranks[0]]} full of {_PLURAL[ranks[1]]}"
-        if cat == 5:
+        if cat == FLUSH:
             return f"Flush, {_SINGULAR[ranks[0]]} high"
-        if cat == 4:
+        if cat == STRAIGHT:
             return f"Straight, {_SINGULAR[ranks[0]]} high"
-        if cat == 3:
+        if cat == TRIPS:
             return f"Three of a kind, {_PLURAL[ranks[0]]}"
-        if cat == 2:
+        if cat == TWO_PAIR:
             return f"Two pair, {_PLURAL[ranks[0]]} and {_PLURAL[ranks[1]]}"
-        if cat == 1:
+        if cat == ONE_PAIR:
             return f"One pair, {_PLURAL[ranks[0]]}"
         return f"High card, {_SINGULAR[ranks[0]]}"
 
@@ -61,18 +120,28 @@ class HighValue:
         return self.name
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class LowValue:
-    """A qualifying ace-to-five low. ``key`` is the negated ranks from the highest down (ace = 1),
-    so that greater is better: 5-4-3-2-A is the greatest."""
+    """A qualifying ace-to-five low (R2.5). ``strength`` is ``255 - mask`` where the mask has bit 0
+    for the ace, bit 1 for the deuce … bit 7 for the eight, so greater is better: 5-4-3-2-A is best."""
 
-    key: tuple[int, ...]
+    strength: int
     cards: tuple[str, ...] = field(default=(), compare=False)
+
+    @classmethod
+    def from_strength(cls, strength: int, cards: tuple[str, ...] = ()) -> "LowValue | None":
+        return None if strength == NO_LOW else cls(strength, cards)
 
     @property
     def ranks(self) -> tuple[int, ...]:
         """The low's ranks from the highest down, ace as 1: (8, 6, 4, 2, 1)."""
-        return tuple(-k for k in self.key)
+        mask = 255 - self.strength
+        return tuple(bit + 1 for bit in range(7, -1, -1) if mask >> bit & 1)
+
+    @property
+    def key(self) -> tuple[int, ...]:
+        """The negated ranks from the highest down (ace = 1): greater is better."""
+        return tuple(-r for r in self.ranks)
 
     @property
     def name(self) -> str:
@@ -82,78 +151,285 @@ class LowValue:
         return self.name
 
 
-def _high5(ranks: list[int], suits: list[int]) -> tuple[int, ...]:
-    counts = Counter(ranks)
-    # Sort ranks by (count, rank) descending: the natural tie-break order.
-    ordered = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
-    shape = sorted(counts.values(), reverse=True)
-    flush = len(set(suits)) == 1
-    straight_high = None
-    if len(counts) == 5:
-        hi, lo = max(ranks), min(ranks)
-        if hi - lo == 4:
-            straight_high = hi
-        elif set(ranks) == {12, 0, 1, 2, 3}:  # A-2-3-4-5: the ace plays low (R2.4)
-            straight_high = 3
-    if straight_high is not None and flush:
-        return (8, straight_high)
-    if shape[0] == 4:
-        return (7, *ordered)
-    if shape == [3, 2]:
-        return (6, *ordered)
-    if flush:
-        return (5, *ordered)
-    if straight_high is not None:
-        return (4, straight_high)
-    if shape[0] == 3:
-        return (3, *ordered)
-    if shape == [2, 2, 1]:
-        return (2, *ordered)
-    if shape[0] == 2:
-        return (1, *ordered)
-    return (0, *ordered)
+# ---------------------------------------------------------------------------------------------
+# Tables, built once at import (about a tenth of a second).
 
+_PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
+_CARD_PRIME = [_PRIMES[c >> 2] for c in range(52)]
+# Low bit of a card: ace -> bit 0, deuce..eight -> bits 1..7, nine and up -> 0 (never in a low).
+_CARD_LOW_BIT = [1 if c >> 2 == 12 else (1 << ((c >> 2) + 1) if c >> 2 <= 6 else 0) for c in range(52)]
+# Suit counts of a few cards packed in one int, a nibble per suit, so that five cards add up.
+_CARD_SUIT_NIBBLE = [1 << 4 * (c & 3) for c in range(52)]
+
+
+def _rank_code(ranks: tuple[int, ...], flush: bool) -> int:
+    """Encoded value of five ranks (0..12), flush or not. Only used to build the tables."""
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    ordered = tuple(sorted(counts, key=lambda r: (counts[r], r), reverse=True))
+    shape = sorted(counts.values(), reverse=True)
+    top = None
+    if len(counts) == 5:
+        if ordered[0] - ordered[4] == 4:
+            top = ordered[0]
+        elif ordered == (12, 3, 2, 1, 0):  # A-2-3-4-5: the ace plays low (R2.4)
+            top = 3
+    if top is not None:
+        return _encode_high(STRAIGHT_FLUSH if flush else STRAIGHT, (top,))
+    if flush:
+        return _encode_high(FLUSH, ordered)
+    if shape[0] == 4:
+        return _encode_high(QUADS, ordered)
+    if shape == [3, 2]:
+        return _encode_high(FULL_HOUSE, ordered)
+    if shape[0] == 3:
+        return _encode_high(TRIPS, ordered)
+    if shape == [2, 2, 1]:
+        return _encode_high(TWO_PAIR, ordered)
+    if shape[0] == 2:
+        return _encode_high(ONE_PAIR, ordered)
+    return _encode_high(HIGH_CARD, ordered)
+
+
+def _prime_key(ranks) -> int:
+    key = 1
+    for r in ranks:
+        key *= _PRIMES[r]
+    return key
+
+
+_FIVE_RANKS = [r for r in combinations_with_replacement(range(13), 5) if r[0] != r[4]]  # 6,175
+_DISTINCT_FIVE = [r for r in _FIVE_RANKS if len(set(r)) == 5]  # 1,287
+# The 7,462 distinct high values in order: a hand's strength is its place in this list.
+_CLASS_CODE = sorted({_rank_code(r, False) for r in _FIVE_RANKS} | {_rank_code(r, True) for r in _DISTINCT_FIVE})
+_CLASS_OF_CODE = {code: i for i, code in enumerate(_CLASS_CODE)}
+_HIGH = {_prime_key(r): _CLASS_OF_CODE[_rank_code(r, False)] for r in _FIVE_RANKS}  # any five ranks
+_FLUSH = {_prime_key(r): _CLASS_OF_CODE[_rank_code(r, True)] for r in _DISTINCT_FIVE}  # five suited
+
+# Pair and triple rank multisets: 91 pairs (r1 <= r2) and 455 triples. _PAIR_TRIPLE[t][p] is the
+# non-flush strength of pair p with triple t (-1 where that would need five of a rank).
+_PAIR_RANKS = list(combinations_with_replacement(range(13), 2))
+_PAIR_KEYS = [_prime_key(p) for p in _PAIR_RANKS]
+_TRIPLE_ID = {_prime_key(t): i for i, t in enumerate(combinations_with_replacement(range(13), 3))}
+_PAIR_TRIPLE = [[_HIGH.get(p * t, -1) for p in _PAIR_KEYS] for t in _TRIPLE_ID]
+_PAIR_ID = {key: i for i, key in enumerate(_PAIR_KEYS)}
+# Hole rank multiset (prime key) -> the distinct pairs (ids) that two of its cards can make.
+_HOLE_PAIR_IDS = {
+    _prime_key(r): tuple(sorted({_PAIR_ID[_PRIMES[a] * _PRIMES[b]] for a, b in combinations(r, 2)}))
+    for r in _FIVE_RANKS
+}
+# Board rank multiset (prime key) -> for each of the 91 pairs, the best non-flush strength with any
+# three of the board. Filled on first sight of each of the 6,175 board multisets (~30 µs each),
+# so that a player's high is then a handful of lookups in one small array.
+_BEST_WITH_PAIR: dict[int, array] = {}
+
+
+def _best_with_pair(board_key: int, board) -> array:
+    row = _BEST_WITH_PAIR.get(board_key)
+    if row is None:
+        columns = [_PAIR_TRIPLE[_TRIPLE_ID[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c]]]
+                   for a, b, c in combinations(board, 3)]
+        row = _BEST_WITH_PAIR[board_key] = array("h", map(max, *columns))
+    return row
+
+
+# Packed suit counts of five cards -> the suit with three or more (at most one can), for flushes.
+_FLUSH_SUIT = {
+    sum(n << 4 * s for s, n in enumerate(counts)): next(s for s in range(4) if counts[s] >= 3)
+    for counts in product(range(6), repeat=4) if sum(counts) == 5 and max(counts) >= 3
+}
+
+_NO_LOW_MASK = 1 << 9  # anything >= 256 means "no qualifying low"
+
+
+def _lowest_three_bits(mask: int) -> int:
+    picked = 0
+    for bit in range(8):
+        if mask >> bit & 1:
+            picked |= 1 << bit
+            if picked.bit_count() == 3:
+                return picked
+    return _NO_LOW_MASK
+
+
+_LOW3 = [_lowest_three_bits(m) for m in range(256)]  # board low mask -> its best three lows
+_PAIRS_OF = [  # hole low mask -> every two-rank sub-mask
+    [(1 << a) | (1 << b) for a, b in combinations([i for i in range(8) if m >> i & 1], 2)]
+    for m in range(256)
+]
+_NOT = [255 ^ m for m in range(256)]
+
+
+# ---------------------------------------------------------------------------------------------
+# The fast paths on card ints.
+
+class Board:
+    """What every player's evaluation needs from one board of five card ints, computed once."""
+
+    __slots__ = ("cards", "row", "low_mask", "flush_suit", "flush_triples")
+
+    def __init__(self, board):
+        b0, b1, b2, b3, b4 = self.cards = tuple(board)
+        self.row = _best_with_pair(
+            _CARD_PRIME[b0] * _CARD_PRIME[b1] * _CARD_PRIME[b2] * _CARD_PRIME[b3] * _CARD_PRIME[b4],
+            self.cards,
+        )
+        low = _CARD_LOW_BIT
+        self.low_mask = low[b0] | low[b1] | low[b2] | low[b3] | low[b4]
+        nib = _CARD_SUIT_NIBBLE
+        self.flush_suit = suit = _FLUSH_SUIT.get(nib[b0] + nib[b1] + nib[b2] + nib[b3] + nib[b4], -1)
+        self.flush_triples = ()
+        if suit >= 0:
+            suited = [c for c in self.cards if c & 3 == suit]
+            self.flush_triples = tuple(
+                (_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c], (a, b, c)) for a, b, c in combinations(suited, 3)
+            )
+
+
+prepare_board = Board
+
+
+def _best_flush(hole, board: Board) -> tuple[int, tuple[int, ...]]:
+    """Best flush or straight flush with two hole cards of the board's three-plus suit (R2.3);
+    (-1, ()) when the hole has fewer than two cards of that suit."""
+    suit = board.flush_suit
+    suited = [c for c in hole if c & 3 == suit]
+    best, cards = -1, ()
+    for a, b in combinations(suited, 2):
+        pair_key = _CARD_PRIME[a] * _CARD_PRIME[b]
+        for key, triple in board.flush_triples:
+            strength = _FLUSH[pair_key * key]
+            if strength > best:
+                best, cards = strength, (a, b, *triple)
+    return best, cards
+
+
+def _high(hole, board: Board) -> int:
+    h0, h1, h2, h3, h4 = hole
+    p = _CARD_PRIME
+    best = max(map(board.row.__getitem__, _HOLE_PAIR_IDS[p[h0] * p[h1] * p[h2] * p[h3] * p[h4]]))
+    if board.flush_triples:
+        flush = _best_flush(hole, board)[0]
+        if flush > best:
+            return flush
+    return best
+
+
+def _low(hole, board: Board) -> tuple[int, int]:
+    """(best low mask, hole pair mask used); the low mask is >= 256 when no low qualifies."""
+    h0, h1, h2, h3, h4 = hole
+    low = _CARD_LOW_BIT
+    board_mask = board.low_mask
+    best, best_pair = _NO_LOW_MASK, 0
+    for pair in _PAIRS_OF[low[h0] | low[h1] | low[h2] | low[h3] | low[h4]]:
+        mask = pair | _LOW3[board_mask & _NOT[pair]]
+        if mask < best:
+            best, best_pair = mask, pair
+    return best, best_pair
+
+
+@lru_cache(maxsize=64)
+def _cached_board(board: tuple[int, ...]) -> Board:
+    return Board(board)
+
+
+def _as_board(board) -> Board:
+    return board if isinstance(board, Board) else _cached_board(tuple(board))
+
+
+def high_strength(hole, board) -> int:
+    """Best high strength, 0 (7-5-4-3-2 high) .. 7461 (royal flush), of pre-parsed card ints.
+    ``board`` is five card ints or a ``prepare_board(...)`` result."""
+    return _high(hole, _as_board(board))
+
+
+def low_strength(hole, board) -> int:
+    """Best 8-or-better low strength (greater is better) of pre-parsed card ints, or NO_LOW (0)."""
+    mask = _low(hole, _as_board(board))[0]
+    return NO_LOW if mask >= 256 else 255 - mask
+
+
+def hilo_strengths(hole, board) -> tuple[int, int]:
+    """(high_strength, low_strength) of one player in one call (R2.6: each with its own pair)."""
+    board = _as_board(board)
+    mask = _low(hole, board)[0]
+    return _high(hole, board), (NO_LOW if mask >= 256 else 255 - mask)
+
+
+def _high_value(hole, board: Board) -> HighValue:
+    """The best high as a value with its five cards: only for answers, so a little searching."""
+    h0, h1, h2, h3, h4 = hole
+    p = _CARD_PRIME
+    pair_ids = _HOLE_PAIR_IDS[p[h0] * p[h1] * p[h2] * p[h3] * p[h4]]
+    strengths = list(map(board.row.__getitem__, pair_ids))
+    strength = max(strengths)
+    if board.flush_triples:
+        flush, cards = _best_flush(hole, board)
+        if flush > strength:
+            return HighValue(flush, tuple(CODES[c] for c in cards))
+    low_rank, high_rank = _PAIR_RANKS[pair_ids[strengths.index(strength)]]
+    a = next(c for c in hole if c >> 2 == low_rank)
+    b = next(c for c in hole if c >> 2 == high_rank and c != a)
+    pair_key = p[a] * p[b]
+    t = next(t for t in combinations(board.cards, 3) if _HIGH[pair_key * p[t[0]] * p[t[1]] * p[t[2]]] == strength)
+    return HighValue(strength, tuple(CODES[c] for c in (a, b, *t)))
+
+
+def _low_value(hole, board: Board) -> LowValue | None:
+    mask, pair = _low(hole, board)
+    if mask >= 256:
+        return None
+    triple = mask ^ pair
+    used = [next(c for c in hole if _CARD_LOW_BIT[c] == 1 << bit) for bit in range(8) if pair >> bit & 1]
+    used += [next(c for c in board.cards if _CARD_LOW_BIT[c] == 1 << bit) for bit in range(8) if triple >> bit & 1]
+    return LowValue(255 - mask, tuple(CODES[c] for c in used))
+
+
+# ---------------------------------------------------------------------------------------------
+# The public functions on card codes.
 
 def _check(hole, board) -> tuple[list[int], list[int]]:
-    hole_cards = parse_cards(hole, 5, "hole cards")
-    board_cards = parse_cards(board, 5, "board")
-    parse_cards([*hole, *board], 10, "hole cards and board")  # no card in both
+    """Parse five hole and five board codes, all different (R2.1, R2.2). The common case is a dict
+    lookup per card; anything odd goes through the strict parser for a precise message."""
+    if not isinstance(hole, (list, tuple, str)):
+        hole = list(hole) if isinstance(hole, Iterable) else hole
+    if not isinstance(board, (list, tuple, str)):
+        board = list(board) if isinstance(board, Iterable) else board
+    try:
+        hole_cards = list(map(_INDEX.__getitem__, hole))
+        board_cards = list(map(_INDEX.__getitem__, board))
+    except (KeyError, TypeError):
+        hole_cards = board_cards = []
+    if len(hole_cards) != HOLE_CARDS or len(board_cards) != BOARD_CARDS \
+            or len({*hole_cards, *board_cards}) != HOLE_CARDS + BOARD_CARDS \
+            or isinstance(hole, str) or isinstance(board, str):
+        hole_cards = parse_cards(hole, HOLE_CARDS, "hole cards")
+        board_cards = parse_cards(board, BOARD_CARDS, "board")
+        shared = set(hole_cards) & set(board_cards)
+        card = CODES[min(shared)] if shared else "?"
+        raise CardError(
+            f"duplicate card {card} in both the hole cards and the board (R2.1: one 52-card deck)",
+            code="duplicate_card", params={"what": "hole cards and board", "card": card},
+        )
     return hole_cards, board_cards
 
 
 def evaluate_high(hole, board) -> HighValue:
     """The best high hand from exactly two hole cards and three board cards (R2.3, R2.4)."""
-    from .cards import CODES
-
     hole_cards, board_cards = _check(hole, board)
-    best: tuple[int, ...] | None = None
-    best_cards: tuple[int, ...] = ()
-    for pair in combinations(hole_cards, 2):
-        for triple in combinations(board_cards, 3):
-            five = pair + triple
-            key = _high5([c >> 2 for c in five], [c & 3 for c in five])
-            if best is None or key > best:
-                best, best_cards = key, five
-    assert best is not None
-    return HighValue(best, tuple(CODES[c] for c in best_cards))
+    return _high_value(hole_cards, _cached_board(tuple(board_cards)))
 
 
 def evaluate_low(hole, board) -> LowValue | None:
     """The best 8-or-better ace-to-five low from two hole and three board cards, or None (R2.5)."""
-    from .cards import CODES
-
     hole_cards, board_cards = _check(hole, board)
-    best: tuple[int, ...] | None = None
-    best_cards: tuple[int, ...] = ()
-    for pair in combinations(hole_cards, 2):
-        for triple in combinations(board_cards, 3):
-            five = pair + triple
-            low_ranks = [1 if (c >> 2) == 12 else (c >> 2) + 2 for c in five]
-            if len(set(low_ranks)) != 5 or max(low_ranks) > 8:
-                continue
-            key = tuple(-r for r in sorted(low_ranks, reverse=True))
-            if best is None or key > best:
-                best, best_cards = key, five
-    if best is None:
-        return None
-    return LowValue(best, tuple(CODES[c] for c in best_cards))
+    return _low_value(hole_cards, _cached_board(tuple(board_cards)))
+
+
+def evaluate_hand(hole, board) -> tuple[HighValue, LowValue | None]:
+    """Both halves at once, for Hi/Lo: the best high and the best low, each with its own two hole
+    cards (R2.6). Parses and checks the cards once."""
+    hole_cards, board_cards = _check(hole, board)
+    prepared = _cached_board(tuple(board_cards))
+    return _high_value(hole_cards, prepared), _low_value(hole_cards, prepared)

@@ -57,5 +57,7 @@ def hand_seed(master_seed: bytes, table_number: int, hand_number: int) -> bytes:
 
 
 def seed_commitment(seed: bytes) -> str:
-    """SHA-256 of the seed, as lowercase hex: shown before the hand, checked after it."""
-    return hashlib.sha256(bytes(seed)).hexdigest()
+    """SHA-256 of the seed, as lowercase hex: shown before the hand, checked after it (RULES section 7, step 6).
+
+    The same function commits to a tournament's master seed before its first hand."""
+    return hashlib.sha256(_check_seed(seed)).hexdigest()
