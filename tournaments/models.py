@@ -238,3 +238,4 @@ class AuditEntry(models.Model):
     def __str__(self):
         who = self.actor or self.device_label or "-"
         return f"{self.at:%Y-%m-%d %H:%M:%S} {who} {self.action} {self.target}"
+from .devices import Device, PairingCode  # noqa: E402,F401

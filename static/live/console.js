@@ -1,0 +1,33 @@
+/* The director console: the clock widget is live (clock.js); when a newer director snapshot arrives
+ * the other panels are re-fetched from the server-rendered page and swapped in, unless the director
+ * is typing in one. */
+(function () {
+  "use strict";
+  var pending = null;
+  function refreshPanels() {
+    fetch(location.pathname, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        document.querySelectorAll("[data-live-panel]").forEach(function (panel) {
+          if (panel.contains(document.activeElement) && document.activeElement.tagName !== "BUTTON" && document.activeElement !== document.body) return;
+          var fresh = doc.querySelector('[data-live-panel="' + panel.getAttribute("data-live-panel") + '"]');
+          if (fresh && fresh.innerHTML !== panel.innerHTML) panel.innerHTML = fresh.innerHTML;
+        });
+      })
+      .catch(function () { /* offline: the next snapshot tries again */ });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var root = document.querySelector("[data-clock]");
+    if (!root || !root.clockView) return;
+    var socket = root.clockView.socket, first = true;
+    var original = socket.handlers.snapshot;
+    socket.handlers.snapshot = function (data, msg) {
+      original(data, msg);
+      if (first) { first = false; return; }
+      clearTimeout(pending);
+      pending = setTimeout(refreshPanels, 250);
+    };
+  });
+})();

@@ -1,0 +1,165 @@
+/* One live socket per screen: versioned snapshots, reconnect with backoff, refresh after a gap.
+ *
+ * The server sends {type: "snapshot", version, server_time, data}. A snapshot whose version is not
+ * newer than the one shown is ignored, so duplicated or reordered messages never show an older
+ * state. After a reconnect, a wake from sleep or a missed heartbeat the client asks for a fresh
+ * snapshot. Close codes 4001/4003/4004/4010 mean "not allowed / gone / revoked": no reconnecting.
+ */
+(function () {
+  "use strict";
+  var FINAL_CODES = { 4001: "unauthorized", 4003: "unauthorized", 4004: "gone", 4010: "revoked" };
+
+  function LiveSocket(path, handlers) {
+    this.path = path;
+    this.handlers = handlers || {};
+    this.version = -1;
+    this.offset = 0; // server time minus local time, in ms
+    this.attempt = 0;
+    this.stopped = false;
+    this.ws = null;
+    this.lastMessageAt = 0;
+    this.connect();
+    var self = this;
+    document.addEventListener("visibilitychange", function () {
+      if (!document.hidden) self.refresh();
+    });
+    window.addEventListener("online", function () { self.reconnectNow(); });
+    this.heartbeat = setInterval(function () { self.beat(); }, 15000);
+  }
+
+  LiveSocket.prototype.url = function () {
+    var scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    return scheme + location.host + this.path;
+  };
+
+  LiveSocket.prototype.connect = function () {
+    if (this.stopped) return;
+    var self = this;
+    var ws;
+    try { ws = new WebSocket(this.url()); } catch (e) { this.scheduleReconnect(); return; }
+    this.ws = ws;
+    ws.onopen = function () { self.attempt = 0; self.lastMessageAt = Date.now(); self.status("online"); };
+    ws.onmessage = function (event) {
+      self.lastMessageAt = Date.now();
+      var msg;
+      try { msg = JSON.parse(event.data); } catch (e) { return; }
+      self.receive(msg);
+    };
+    ws.onclose = function (event) {
+      if (self.ws !== ws) return;
+      self.ws = null;
+      var reason = FINAL_CODES[event.code];
+      if (reason) {
+        self.stop(reason);
+        return;
+      }
+      self.status("offline");
+      self.scheduleReconnect();
+    };
+  };
+
+  LiveSocket.prototype.receive = function (msg) {
+    if (msg.type === "snapshot") {
+      if (typeof msg.server_time === "number") this.offset = msg.server_time - Date.now();
+      if (typeof msg.version !== "number" || msg.version <= this.version) {
+        // Already showing this or something newer; a forced refresh of the same version is harmless.
+        if (msg.version === this.version && this.handlers.same) this.handlers.same(msg);
+        return;
+      }
+      this.version = msg.version;
+      if (this.handlers.snapshot) this.handlers.snapshot(msg.data, msg);
+    } else if (msg.type === "pong") {
+      if (typeof msg.server_time === "number") this.offset = msg.server_time - Date.now();
+    } else if (msg.type === "revoked") {
+      this.stop("revoked");
+    }
+  };
+
+  LiveSocket.prototype.send = function (obj) {
+    if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(obj));
+  };
+
+  LiveSocket.prototype.refresh = function () {
+    if (this.ws && this.ws.readyState === 1) this.send({ type: "refresh" });
+    else this.reconnectNow();
+  };
+
+  LiveSocket.prototype.beat = function () {
+    if (this.stopped) return;
+    if (!this.ws) return;
+    if (this.ws.readyState === 1 && Date.now() - this.lastMessageAt > 45000) {
+      // No answer to two heartbeats: the connection is dead even if the browser has not noticed.
+      try { this.ws.close(); } catch (e) { /* ignore */ }
+      return;
+    }
+    this.send({ type: "ping" });
+  };
+
+  LiveSocket.prototype.scheduleReconnect = function () {
+    if (this.stopped) return;
+    var self = this;
+    var delay = Math.min(30000, 500 * Math.pow(2, this.attempt)) * (0.75 + Math.random() * 0.5);
+    this.attempt += 1;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(function () { self.connect(); }, delay);
+  };
+
+  LiveSocket.prototype.reconnectNow = function () {
+    if (this.stopped || (this.ws && this.ws.readyState <= 1)) return;
+    clearTimeout(this.timer);
+    this.connect();
+  };
+
+  LiveSocket.prototype.stop = function (reason) {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearInterval(this.heartbeat);
+    if (this.ws) { try { this.ws.close(); } catch (e) { /* ignore */ } }
+    this.ws = null;
+    this.status(reason);
+  };
+
+  LiveSocket.prototype.status = function (state) {
+    document.documentElement.setAttribute("data-live", state);
+    if (this.handlers.status) this.handlers.status(state);
+  };
+
+  LiveSocket.prototype.now = function () { return Date.now() + this.offset; };
+
+  /* Helpers shared by the screens. */
+  function fmtNumber(n) {
+    if (n === null || n === undefined) return "–";
+    return Number(n).toLocaleString(document.documentElement.lang || undefined);
+  }
+  function fmtClock(seconds) {
+    seconds = Math.max(0, Math.ceil(seconds));
+    var h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = seconds % 60;
+    var mm = (h ? String(m).padStart(2, "0") : String(m)), ss = String(s).padStart(2, "0");
+    return h ? h + ":" + mm + ":" + ss : mm + ":" + ss;
+  }
+  function interp(text, params) {
+    return String(text).replace(/%\((\w+)\)s/g, function (_m, k) { return params[k] === undefined ? "" : params[k]; });
+  }
+  function labels() {
+    var el = document.getElementById("labels");
+    return el ? JSON.parse(el.textContent) : {};
+  }
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    if (attrs) {
+      Object.keys(attrs).forEach(function (k) {
+        if (k === "class") node.className = attrs[k];
+        else if (k === "text") node.textContent = attrs[k];
+        else if (k.slice(0, 2) === "on") node.addEventListener(k.slice(2), attrs[k]);
+        else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) node.setAttribute(k, attrs[k]);
+      });
+    }
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined) return;
+      node.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    });
+    return node;
+  }
+
+  window.Live = { LiveSocket: LiveSocket, fmtNumber: fmtNumber, fmtClock: fmtClock, interp: interp, labels: labels, el: el };
+})();

@@ -1,0 +1,190 @@
+"""WebSocket consumers: snapshots, versions, who may connect, origin checks and revocation."""
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from tests.live.conftest import make_tournament
+from tournaments.devices import DeviceKind, create_pairing_code, redeem_pairing_code, revoke_device
+from tournaments.snapshots import find_private_keys
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+ORIGIN = (b"origin", b"http://testserver")
+
+
+def pair(tournament, kind, table=None):
+    new = create_pairing_code(tournament=tournament, kind=kind, table=table)
+    return redeem_pairing_code(new.code)
+
+
+def cookie_header(device, token):
+    return (b"cookie", f"{device.cookie_name}={token}".encode())
+
+
+async def connect(path, *headers):
+    communicator = WebsocketCommunicator(application, path, headers=[ORIGIN, *headers])
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+async def expect_closed(communicator, code):
+    message = await communicator.receive_output(timeout=2)
+    while message["type"] == "websocket.send":
+        message = await communicator.receive_output(timeout=2)
+    assert message == {"type": "websocket.close", "code": code}
+
+
+@database_sync_to_async
+def setup(**kwargs):
+    tournament = make_tournament(**kwargs)
+    tables = list(tournament.tables.order_by("number"))
+    return tournament, tables
+
+
+async def test_paired_clock_gets_a_versioned_public_snapshot_on_connect():
+    tournament, _ = await setup(master_seed=True)
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
+    ws = await connect(f"/ws/tournaments/{tournament.pk}/clock/", cookie_header(device, token))
+    snap = await ws.receive_json_from(timeout=2)
+    assert snap["type"] == "snapshot" and snap["kind"] == "clock"
+    assert snap["version"] > 0
+    data = snap["data"]
+    assert data["clock"]["running"] is True and data["clock"]["level_ends_at"] > snap["server_time"]
+    assert [row["is_break"] for row in data["schedule"]] == [False, False, True, False, False]
+    assert data["schedule"][3]["number"] == 3  # breaks are not counted as levels
+    assert data["field"]["players_left"] == 6 and data["field"]["prize_pool"] == 600
+    assert data["tournament"]["seed_commitment"] == tournament.master_seed_commitment
+    assert find_private_keys(snap) == []
+    assert tournament.master_seed.hex() not in str(snap)
+    await ws.disconnect()
+
+
+async def test_a_change_after_commit_sends_a_newer_version_and_duplicates_send_nothing():
+    from tournaments import services
+
+    tournament, _ = await setup()
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
+    ws = await connect(f"/ws/tournaments/{tournament.pk}/clock/", cookie_header(device, token))
+    first = await ws.receive_json_from(timeout=2)
+    await database_sync_to_async(services.pause_clock)(tournament)
+    update = await ws.receive_json_from(timeout=2)
+    assert update["version"] > first["version"]
+    assert update["data"]["clock"]["paused"] is True and update["data"]["clock"]["level_ends_at"] is None
+    # A duplicated notification with nothing new committed: the consumer sends nothing.
+    from channels.layers import get_channel_layer
+
+    await get_channel_layer().group_send(f"tournament-{tournament.pk}", {"type": "state.changed"})
+    assert await ws.receive_nothing(timeout=0.3)
+    # Asking for a refresh (a client that saw a gap) gets the same version again, in full.
+    await ws.send_json_to({"type": "refresh"})
+    again = await ws.receive_json_from(timeout=2)
+    assert again["version"] == update["version"] and again["data"] == update["data"]
+    await ws.disconnect()
+
+
+async def test_a_rolled_back_change_is_never_sent():
+    from django.db import transaction
+
+    from tournaments import services
+
+    tournament, _ = await setup()
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
+    ws = await connect(f"/ws/tournaments/{tournament.pk}/clock/", cookie_header(device, token))
+    await ws.receive_json_from(timeout=2)
+
+    def pause_then_fail():
+        with pytest.raises(RuntimeError), transaction.atomic():
+            services.pause_clock(tournament)
+            raise RuntimeError("boom")
+
+    await database_sync_to_async(pause_then_fail)()
+    assert await ws.receive_nothing(timeout=0.3)
+    await ws.disconnect()
+
+
+async def test_unpaired_screens_and_wrong_devices_are_turned_away():
+    tournament, tables = await setup(players=10)
+    other, _ = await setup(players=0, start=False, name="Other")
+    ws = await connect(f"/ws/tournaments/{tournament.pk}/clock/")
+    await expect_closed(ws, 4001)
+    # A clock device of another tournament.
+    device, token = await database_sync_to_async(pair)(other, DeviceKind.CLOCK)
+    ws = await connect(f"/ws/tournaments/{tournament.pk}/clock/", cookie_header(device, token))
+    await expect_closed(ws, 4001)
+    # A tablet for table 1 on table 2's socket: its cookie does not name table 2.
+    tablet, tablet_token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, tables[0])
+    header = (b"cookie", f"dev_t{tables[1].pk}={tablet_token}".encode())
+    ws = await connect(f"/ws/tables/{tables[1].pk}/", header)
+    await expect_closed(ws, 4001)
+    # A clock device's token presented as a tablet.
+    clock, clock_token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
+    ws = await connect(f"/ws/tables/{tables[0].pk}/", (b"cookie", f"dev_t{tables[0].pk}={clock_token}".encode()))
+    await expect_closed(ws, 4001)
+    # The right tablet on its own table gets the table snapshot.
+    ws = await connect(f"/ws/tables/{tables[0].pk}/", cookie_header(tablet, tablet_token))
+    snap = await ws.receive_json_from(timeout=2)
+    assert snap["kind"] == "table" and snap["data"]["table"]["number"] == 1
+    assert find_private_keys(snap) == []
+    await ws.disconnect()
+
+
+async def test_a_foreign_origin_is_refused():
+    tournament, _ = await setup()
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/tournaments/{tournament.pk}/clock/",
+        headers=[(b"origin", b"http://evil.example"), cookie_header(device, token)],
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
+
+
+async def test_revoking_a_device_closes_its_open_sockets():
+    tournament, tables = await setup()
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, tables[0])
+    ws = await connect(f"/ws/tables/{tables[0].pk}/", cookie_header(device, token))
+    await ws.receive_json_from(timeout=2)
+    await database_sync_to_async(revoke_device)(device)
+    assert await ws.receive_json_from(timeout=2) == {"type": "revoked"}
+    await expect_closed(ws, 4010)
+    # And it cannot come back.
+    ws = await connect(f"/ws/tables/{tables[0].pk}/", cookie_header(device, token))
+    await expect_closed(ws, 4001)
+
+
+async def test_director_socket_is_for_staff_only():
+    from django.contrib.auth import get_user_model
+
+    tournament, _ = await setup()
+
+    def session_cookie(is_staff):
+        user = get_user_model().objects.create_user(f"u{is_staff}", password="x-pw-123456", is_staff=is_staff)
+        client = Client()
+        client.force_login(user)
+        return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
+    ws = await connect(f"/ws/tournaments/{tournament.pk}/director/")
+    await expect_closed(ws, 4001)
+    player = await database_sync_to_async(session_cookie)(False)
+    ws = await connect(f"/ws/tournaments/{tournament.pk}/director/", player)
+    await expect_closed(ws, 4003)
+    director = await database_sync_to_async(session_cookie)(True)
+    ws = await connect(f"/ws/tournaments/{tournament.pk}/director/", director)
+    snap = await ws.receive_json_from(timeout=2)
+    assert snap["kind"] == "director"
+    assert [t["number"] for t in snap["data"]["tables"]] == [1]
+    assert find_private_keys(snap) == []
+    # Staff may also watch any clock and any table without pairing.
+    ws2 = await connect(f"/ws/tournaments/{tournament.pk}/clock/", director)
+    assert (await ws2.receive_json_from(timeout=2))["kind"] == "clock"
+    await ws.disconnect()
+    await ws2.disconnect()
+
+
+async def test_unknown_tournament_closes_with_not_found():
+    ws = await connect("/ws/tournaments/999999/clock/")
+    await expect_closed(ws, 4004)

@@ -1,0 +1,146 @@
+"""WebSocket consumers for the clock screens and the director console.
+
+On connect a client gets a full snapshot with a version; after that, every "state.changed" message
+of its groups (sent by ``config.live`` after the commit) makes the consumer rebuild the snapshot and
+send it if its version is newer than the last one sent. Bursts of changes are coalesced into one
+rebuild, and clients ignore any version not newer than what they show, so duplicated or reordered
+messages never show a wrong state.
+
+Close codes: 4001 not signed in or not paired, 4003 not allowed here, 4004 no such thing,
+4010 the device was revoked. Clients stop reconnecting on these.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.core.exceptions import ObjectDoesNotExist
+
+from config import live
+
+from . import snapshots
+from .devices import DeviceKind, device_from_cookies
+
+CLOSE_UNAUTHENTICATED = 4001
+CLOSE_FORBIDDEN = 4003
+CLOSE_NOT_FOUND = 4004
+CLOSE_REVOKED = 4010
+
+
+def is_staff(scope) -> bool:
+    user = scope.get("user")
+    return bool(user is not None and user.is_authenticated and user.is_staff)
+
+
+class LiveConsumer(AsyncJsonWebsocketConsumer):
+    """Sends versioned snapshots of one thing to one screen. Subclasses say who may see what."""
+
+    groups_joined: list[str]
+
+    async def connect(self):
+        self.groups_joined = []
+        self.last_version = -1
+        self.dirty = False
+        self.rebuilding = False
+        await self.accept()
+        try:
+            decision = await database_sync_to_async(self.authorize)()
+        except ObjectDoesNotExist:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if decision is not None:
+            await self.close(code=decision)
+            return
+        for group in self.groups_joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        await self.send_snapshot(force=True)
+
+    async def disconnect(self, code):
+        for group in getattr(self, "groups_joined", []):
+            await self.channel_layer.group_discard(group, self.channel_name)
+
+    def authorize(self) -> int | None:
+        """Set ``self.groups_joined`` and return None, or return a close code."""
+        raise NotImplementedError
+
+    def build_snapshot(self) -> dict:
+        raise NotImplementedError
+
+    async def send_snapshot(self, force: bool = False):
+        try:
+            snapshot = await database_sync_to_async(self.build_snapshot)()
+        except ObjectDoesNotExist:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if force or snapshot["version"] > self.last_version:
+            self.last_version = max(self.last_version, snapshot["version"])
+            await self.send_json(snapshot)
+
+    async def state_changed(self, message):
+        # Coalesce a burst: one rebuild runs at a time and a change during it asks for one more.
+        self.dirty = True
+        if self.rebuilding:
+            return
+        self.rebuilding = True
+        try:
+            while self.dirty:
+                self.dirty = False
+                await self.send_snapshot()
+                await asyncio.sleep(0)
+        finally:
+            self.rebuilding = False
+
+    async def device_revoked(self, message):
+        await self.send_json({"type": "revoked"})
+        await self.close(code=CLOSE_REVOKED)
+
+    async def receive_json(self, content, **kwargs):
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind == "refresh":
+            # The client saw a gap (woke from sleep, missed messages): a fresh full snapshot.
+            await self.send_snapshot(force=True)
+        elif kind == "ping":
+            await self.send_json({"type": "pong", "server_time": snapshots.server_time_ms()})
+
+
+class ClockConsumer(LiveConsumer):
+    """A clock screen (paired clock device or staff): read only."""
+
+    def authorize(self):
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        from .models import Tournament
+
+        Tournament.objects.only("pk").get(pk=self.tournament_id)
+        self.groups_joined = [live.tournament_group(self.tournament_id)]
+        if is_staff(self.scope):
+            return None
+        device = device_from_cookies(self.scope.get("cookies", {}), DeviceKind.CLOCK, self.tournament_id)
+        if device is None:
+            return CLOSE_UNAUTHENTICATED
+        self.groups_joined.append(live.device_group(device.pk))
+        return None
+
+    def build_snapshot(self):
+        return snapshots.clock_snapshot(self.tournament_id)
+
+
+class DirectorConsumer(LiveConsumer):
+    """The director console: staff only."""
+
+    def authorize(self):
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        user = self.scope.get("user")
+        if user is None or not user.is_authenticated:
+            return CLOSE_UNAUTHENTICATED
+        if not user.is_staff:
+            return CLOSE_FORBIDDEN
+        from .models import Tournament
+
+        Tournament.objects.only("pk").get(pk=self.tournament_id)
+        self.groups_joined = [live.tournament_group(self.tournament_id)]
+        return None
+
+    def build_snapshot(self):
+        return snapshots.director_snapshot(self.tournament_id)

@@ -1,0 +1,354 @@
+"""What the live screens are sent: the one place that decides what is public.
+
+Every payload is built here from the database, field by field (never by dumping a model), with a
+version read *before* the state (see ``tournaments.devices.current_version``). Clock and table
+payloads are public: they never carry hole cards that are not shown, seeds or the deck.
+``PRIVATE_KEYS`` names what must never appear; the tests walk every payload type for it.
+
+The clock is sent as the schedule plus "level ends at" and the server's time; screens count down
+locally and roll into the next level themselves, so nothing is sent every second.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.db.models import Count, Q, Sum
+from django.utils import timezone
+
+from config import live
+
+from .models import Tournament
+
+# Keys that must never appear in a clock, table or console payload.
+PRIVATE_KEYS = frozenset({"seed", "master_seed", "deck", "hole_cards", "holes", "hand_seed", "token", "token_hash"})
+
+
+def _ms(dt) -> int | None:
+    return int(dt.timestamp() * 1000) if dt is not None else None
+
+
+def server_time_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def envelope(kind: str, version: int, data: dict) -> dict:
+    return {"type": "snapshot", "kind": kind, "version": version, "server_time": server_time_ms(), "data": data}
+
+
+# --- the clock ------------------------------------------------------------------------------------
+
+
+def _levels(tournament: Tournament) -> list:
+    return list(tournament.structure.levels.order_by("order"))
+
+
+def _level_payload(level, index: int, number: int | None) -> dict:
+    return {
+        "index": index,
+        "number": number,
+        "is_break": level.is_break,
+        "seconds": level.duration_minutes * 60,
+        "small_blind": level.small_blind,
+        "big_blind": level.big_blind,
+        "ante": level.ante,
+        "ante_kind": level.ante_kind,
+        "small_bet": level.small_bet,
+        "big_bet": level.big_bet,
+        "color_up": list(level.color_up or []),
+    }
+
+
+def schedule_payload(levels: list) -> list[dict]:
+    rows, number = [], 0
+    for index, level in enumerate(levels):
+        if not level.is_break:
+            number += 1
+        rows.append(_level_payload(level, index, None if level.is_break else number))
+    return rows
+
+
+def clock_payload(tournament: Tournament, levels: list | None = None) -> dict:
+    """The stored clock as a screen needs it: state at ``now`` plus "level ends at"."""
+    from . import clock
+
+    levels = _levels(tournament) if levels is None else levels
+    if not levels:
+        return {"started": False, "running": False, "paused": False, "level_index": 0, "remaining": 0,
+                "level_ends_at": None}
+    periods = [clock.Period(seconds=lv.duration_minutes * 60, is_break=lv.is_break) for lv in levels]
+    stored = clock.Clock(
+        level_index=tournament.level_index,
+        level_started_at=tournament.level_started_at,
+        paused_at=tournament.paused_at,
+        remaining_when_paused=tournament.remaining_when_paused,
+    )
+    state = clock.state(periods, stored, timezone.now())
+    return {
+        "started": state.started,
+        "running": state.running,
+        "paused": stored.paused,
+        "level_index": state.level_index,
+        "remaining": round(state.remaining, 3),
+        "level_ends_at": _ms(state.level_ends_at),
+        "is_last_level": state.is_last_level,
+        "clock_version": tournament.clock_version,
+    }
+
+
+def _money(tournament: Tournament, entries: int) -> dict:
+    """Prize pool and payouts from the tournaments services (absent until they exist)."""
+    try:
+        from . import services
+    except ImportError:
+        return {"prize_pool": None, "payouts": []}
+    pool = None
+    payouts: list = []
+    prize_pool = getattr(services, "prize_pool", None)
+    if prize_pool is not None:
+        pool = int(prize_pool(tournament))
+    payout_table = getattr(services, "payout_table", None)
+    if payout_table is not None:
+        rows = payout_table(tournament)
+        for place, row in enumerate(rows, start=1):
+            amount = row if isinstance(row, (int, float)) else (row.get("amount") if isinstance(row, dict) else row[1])
+            payouts.append({"place": place, "amount": int(amount)})
+    return {"prize_pool": pool, "payouts": payouts}
+
+
+def field_payload(tournament: Tournament) -> dict:
+    counts = tournament.entries.aggregate(
+        entries=Count("id"),
+        left=Count("id", filter=Q(status="active")),
+        chips=Sum("chips", filter=Q(status="active")),
+    )
+    left = counts["left"] or 0
+    chips = counts["chips"] or 0
+    return {
+        "entries": counts["entries"] or 0,
+        "players_left": left,
+        "chips_in_play": chips,
+        "average_stack": round(chips / left) if left else 0,
+        **_money(tournament, counts["entries"] or 0),
+    }
+
+
+def announcement_text(tournament: Tournament) -> str:
+    from .devices import Announcement
+
+    latest = Announcement.objects.filter(tournament=tournament, active=True).first()
+    return latest.text if latest else ""
+
+
+def tournament_public(tournament: Tournament) -> dict:
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "game": tournament.game,
+        "game_label": str(tournament.get_game_display()),
+        "betting": tournament.betting,
+        "betting_label": str(tournament.get_betting_display()),
+        "status": tournament.status,
+        "status_label": str(tournament.get_status_display()),
+        "hand_for_hand": tournament.hand_for_hand,
+        "smallest_chip": tournament.smallest_chip,
+        # Only the commitment (SHA-256 of the master seed) is public before the end (RULES 7.6).
+        "seed_commitment": tournament.master_seed_commitment or "",
+    }
+
+
+def clock_data(tournament: Tournament) -> dict:
+    levels = _levels(tournament)
+    return {
+        "tournament": tournament_public(tournament),
+        "schedule": schedule_payload(levels),
+        "clock": clock_payload(tournament, levels),
+        "field": field_payload(tournament),
+        "announcement": announcement_text(tournament),
+    }
+
+
+def clock_snapshot(tournament_id: int) -> dict:
+    from .devices import current_version
+
+    version = current_version(live.tournament_group(tournament_id))
+    tournament = Tournament.objects.select_related("structure").get(pk=tournament_id)
+    return envelope("clock", version, clock_data(tournament))
+
+
+# --- the director console -------------------------------------------------------------------------
+
+
+def tables_summary(tournament: Tournament) -> list[dict]:
+    try:
+        from tables.models import Table
+    except ImportError:
+        return []
+    rows = []
+    for table in Table.objects.filter(tournament=tournament).order_by("number"):
+        seats = list(table.seat_set.select_related("entry__player").order_by("number"))
+        rows.append(
+            {
+                "id": table.pk,
+                "number": table.number,
+                "status": getattr(table, "status", ""),
+                "hand_in_progress": bool(getattr(table, "hand_in_progress", False)),
+                "players": sum(1 for s in seats if s.entry_id),
+                "seats": [
+                    {"number": s.number, "name": s.entry.player.name if s.entry_id else ""} for s in seats
+                ],
+            }
+        )
+    return rows
+
+
+def devices_summary(tournament: Tournament) -> list[dict]:
+    from .devices import Device
+
+    return [
+        {
+            "id": d.pk,
+            "kind": d.kind,
+            "label": d.label,
+            "table_id": d.table_id,
+            "active": d.is_active,
+            "last_seen_at": _ms(d.last_seen_at),
+        }
+        for d in Device.objects.filter(tournament=tournament).order_by("-revoked_at", "kind", "id")
+    ]
+
+
+def director_snapshot(tournament_id: int) -> dict:
+    from .devices import current_version
+
+    version = current_version(live.tournament_group(tournament_id))
+    tournament = Tournament.objects.select_related("structure").get(pk=tournament_id)
+    data = clock_data(tournament)
+    data["tables"] = tables_summary(tournament)
+    data["devices"] = devices_summary(tournament)
+    return envelope("director", version, data)
+
+
+# --- a table (the dealer tablet) ------------------------------------------------------------------
+
+
+def current_level_payload(tournament: Tournament) -> dict | None:
+    """The level the next hand is dealt at (R8.2), as the tournaments services decide it."""
+    try:
+        from .services import level_for_next_hand
+    except ImportError:
+        return None
+    try:
+        level = level_for_next_hand(tournament)
+    except Exception:  # no structure or not started: the tablet shows no level
+        return None
+    if level is None:
+        return None
+    return _level_payload(level, level.order, None)
+
+
+def _public_hand(hand) -> dict | None:
+    """The dealing app's public view of a hand (no unshown hole cards, no seed, no deck)."""
+    if hand is None:
+        return None
+    from dealing import services as dealing_services
+
+    view = getattr(dealing_services, "public_state", None) or getattr(dealing_services, "public_view", None)
+    if view is None:
+        return {"id": hand.pk, "number": hand.number, "status": hand.status}
+    return view(hand)
+
+
+def table_data(table) -> dict:
+    tournament = table.tournament
+    seats = []
+    for seat in table.seat_set.select_related("entry__player").order_by("number"):
+        entry = seat.entry
+        seats.append(
+            {
+                "number": seat.number,
+                "entry_id": seat.entry_id,
+                "name": entry.player.name if entry else "",
+                "chips": entry.chips if entry else None,
+            }
+        )
+    moves = []
+    try:
+        from tables.models import Move
+    except ImportError:
+        Move = None
+    if Move is not None:
+        # Pending moves wait for the hand to end; done moves wait for the dealer's acknowledgement.
+        pending = Move.objects.filter(Q(from_table=table) | Q(to_table=table)).filter(
+            status__in=[Move.Status.PENDING, Move.Status.DONE]
+        ).select_related("entry__player", "from_table", "to_table")
+        for move in pending:
+            moves.append(
+                {
+                    "id": move.pk,
+                    "name": move.entry.player.name,
+                    "from_table": move.from_table.number if move.from_table_id else None,
+                    "from_seat": move.from_seat,
+                    "to_table": move.to_table.number if move.to_table_id else None,
+                    "to_seat": move.to_seat,
+                    "status": move.status,
+                    "status_label": str(move.get_status_display()),
+                    "outgoing": move.from_table_id == table.pk,
+                }
+            )
+    halted = None
+    try:
+        from tables.services import halted_reason
+
+        halted = halted_reason(table)
+    except ImportError:
+        pass
+    hand = None
+    try:
+        from dealing.models import Hand
+
+        hand = Hand.objects.filter(table=table).order_by("-number").first()
+    except ImportError:
+        pass
+    return {
+        "tournament": tournament_public(tournament),
+        "level": current_level_payload(tournament),
+        "table": {
+            "id": table.pk,
+            "number": table.number,
+            "seats": table.seats,
+            "status": getattr(table, "status", ""),
+            "button_seat": getattr(table, "button_seat", None),
+            "big_blind_seat": getattr(table, "big_blind_seat", None),
+            "hand_in_progress": bool(getattr(table, "hand_in_progress", False)),
+            "halted_reason": str(halted) if halted else "",
+        },
+        "seats": seats,
+        "moves": moves,
+        "hand": _public_hand(hand),
+    }
+
+
+def table_snapshot(table_id: int) -> dict:
+    from tables.models import Table
+
+    from .devices import current_version
+
+    table = Table.objects.select_related("tournament").get(pk=table_id)
+    version = current_version(live.table_group(table_id), live.tournament_group(table.tournament_id))
+    table = Table.objects.select_related("tournament__structure").get(pk=table_id)
+    return envelope("table", version, table_data(table))
+
+
+def find_private_keys(payload, path: str = "") -> list[str]:
+    """Paths of any private key in a payload (used by tests and as a last check in DEBUG)."""
+    found = []
+    if isinstance(payload, dict):
+        for key, value in payload.items():
+            if key in PRIVATE_KEYS:
+                found.append(f"{path}.{key}")
+            found.extend(find_private_keys(value, f"{path}.{key}"))
+    elif isinstance(payload, list):
+        for i, value in enumerate(payload):
+            found.extend(find_private_keys(value, f"{path}[{i}]"))
+    return found
