@@ -7,6 +7,8 @@ input, never a guess. Inside the engine a card is an int 0..51, ``rank_index * 4
 
 from collections.abc import Iterable
 
+from .errors import RuleError
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 RANK_NAMES = {
@@ -19,20 +21,16 @@ HOLE_CARDS = 5  # R2.2
 BOARD_CARDS = 5  # R2.2
 
 
-class CardError(ValueError):
+class CardError(RuleError):
     """A card code, or a set of cards, that breaks R2.1/R2.2.
 
-    Like every engine error it carries a machine-readable ``code``, the ``rule`` it enforces and the
-    ``params`` of the message, so that the Django layer can translate it.
+    Like every engine error (``errors.RuleError``) it carries a machine-readable ``code``, the
+    ``rule`` it enforces and the ``params`` of the message, so that the Django layer can translate it.
     """
 
     def __init__(self, message: str, *, code: str = "invalid_card", rule: str = "R2.1",
                  params: dict | None = None):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.rule = rule
-        self.params = params or {}
+        super().__init__(code, message, rule, params)
 
 
 def _hint(code: str) -> str:
@@ -70,7 +68,7 @@ def parse_cards(codes: Iterable[object], count: int | None = None, what: str = "
     if isinstance(codes, (str, bytes)) or not isinstance(codes, Iterable):
         raise CardError(
             f"{what} must be a list of card codes, not {codes!r}",
-            code="cards_not_list", params={"what": what, "cards": repr(codes)},
+            code="cards_not_list", rule="", params={"what": what, "cards": repr(codes)},
         )
     codes = list(codes)
     cards = [parse_card(code) for code in codes]
@@ -85,7 +83,7 @@ def parse_cards(codes: Iterable[object], count: int | None = None, what: str = "
     for card in cards:
         if card in seen:
             raise CardError(
-                f"duplicate card {CODES[card]} in {what} (R2.1: one 52-card deck)",
+                f"duplicate card {CODES[card]} in {what}: there is one 52-card deck (R2.1)",
                 code="duplicate_card", params={"what": what, "card": CODES[card]},
             )
         seen.add(card)

@@ -6,18 +6,15 @@ or a negative number is refused here, once, with the name of the amount that was
 
 from numbers import Integral
 
+from .errors import RuleError
 
-class ChipError(ValueError):
-    """A chip amount that is not a non-negative integer. Carries ``code``, ``rule`` and ``params``
-    like the other engine errors."""
+
+class ChipError(RuleError):
+    """A chip amount that is not a non-negative integer."""
 
     def __init__(self, message: str, *, code: str = "invalid_chips", rule: str = "",
                  params: dict | None = None):
-        super().__init__(message)
-        self.message = message
-        self.code = code
-        self.rule = rule
-        self.params = params or {}
+        super().__init__(code, message, rule, params)
 
 
 def check_chips(value: object, what: str = "amount", *, positive: bool = False) -> int:

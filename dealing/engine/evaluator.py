@@ -409,7 +409,7 @@ def _check(hole, board) -> tuple[list[int], list[int]]:
         shared = set(hole_cards) & set(board_cards)
         card = CODES[min(shared)] if shared else "?"
         raise CardError(
-            f"duplicate card {card} in both the hole cards and the board (R2.1: one 52-card deck)",
+            f"duplicate card {card} in both the hole cards and the board: there is one 52-card deck (R2.1)",
             code="duplicate_card", params={"what": "hole cards and board", "card": card},
         )
     return hole_cards, board_cards

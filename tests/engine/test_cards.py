@@ -130,3 +130,14 @@ def test_positive_chip_amounts_refuse_zero():
     assert check_chips(1, "small bet", positive=True) == 1
     with pytest.raises(ChipError, match="small bet must be at least 1 chip"):
         check_chips(0, "small bet", positive=True)
+
+
+def test_card_and_chip_errors_are_engine_rule_errors_the_api_can_report():
+    from dealing.engine.errors import RuleError
+
+    with pytest.raises(RuleError) as caught:
+        parse_card("10h")
+    assert caught.value.to_dict()["code"] == "invalid_card" and caught.value.to_dict()["rule"] == "R2.1"
+    with pytest.raises(RuleError) as caught:
+        check_chips(-1, "ante")
+    assert caught.value.to_dict()["params"] == {"what": "ante", "value": -1}
