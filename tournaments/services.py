@@ -498,6 +498,11 @@ def add_time(tournament, seconds: int, *, actor=None, now=None):
 
 @transaction.atomic
 def jump_to_level(tournament, index: int, *, actor=None, now=None):
+    count = tournament.structure.levels.count()
+    if not 0 <= index < count:
+        raise ValidationError(
+            {"level_index": _("There is no level at position %(index)s (0 to %(last)s).") % {"index": index, "last": count - 1}}
+        )
     return _clock_op(tournament, clockmath.jump, index, actor=actor, action="clock.jump", now=now,
                      data={"level_index": index})
 

@@ -1,0 +1,264 @@
+"""Lifecycle, stored clock and ticker, entries, busts and prizes through tournaments.services."""
+
+import hashlib
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from tournaments import services
+from tournaments.models import AuditEntry, Entry, Player, Tournament
+from tournaments.services import RuleError, StateError
+from tournaments.tasks import advance_clocks
+
+from .conftest import entries_of, zero
+
+pytestmark = pytest.mark.django_db
+
+
+# ---------------------------------------------------------------- lifecycle
+
+
+def test_start_is_guarded_planned_then_no_players_seated(make_tournament):
+    tournament = make_tournament()
+    with pytest.raises(StateError, match="cannot start: the tournament is Planned"):
+        services.start_tournament(tournament)
+    services.open_registration(tournament)
+    with pytest.raises(StateError, match="cannot start: no players seated"):
+        services.start_tournament(tournament)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.REGISTERING and tournament.level_started_at is None
+
+
+def test_start_runs_the_clock_and_the_templates_copy_is_the_tournaments_own(running, template):
+    tournament = running(4)
+    assert tournament.status == Tournament.Status.RUNNING
+    assert tournament.structure_id != template.pk and not tournament.structure.is_template
+    assert tournament.structure.levels.count() == template.levels.count()
+    state = services.clock_state(tournament)
+    assert state.running and state.level_index == 0 and 1190 < state.remaining <= 1200
+
+
+def test_master_seed_is_32_bytes_with_its_sha256_commitment(make_tournament):
+    tournament = make_tournament(seeding=Tournament.Seeding.MASTER)
+    assert len(tournament.master_seed) == 32
+    assert tournament.master_seed_commitment == hashlib.sha256(tournament.master_seed).hexdigest()
+    assert services.master_seed_hex(tournament) is None  # hidden until finished
+    assert make_tournament(name="Fresh").master_seed is None
+
+
+def test_finish_refused_while_players_have_chips(running):
+    tournament = running(3)
+    with pytest.raises(StateError, match="3 players still have chips"):
+        services.finish_tournament(tournament)
+
+
+# ---------------------------------------------------------------- the stored clock and the ticker
+
+
+def _shift_start(tournament, minutes_ago):
+    Tournament.objects.filter(pk=tournament.pk).update(level_started_at=timezone.now() - timedelta(minutes=minutes_ago))
+    tournament.refresh_from_db()
+    return tournament.level_started_at
+
+
+def test_tick_catches_up_after_downtime_and_a_second_tick_changes_nothing(running):
+    """Down for 65 minutes with 20-minute levels: level 4 began 60 minutes after level 1."""
+    tournament = running(4)
+    started = _shift_start(tournament, 65)
+    version = tournament.clock_version
+    assert advance_clocks() == 1
+    tournament.refresh_from_db()
+    assert tournament.level_index == 3
+    assert tournament.level_started_at == started + timedelta(minutes=60)
+    assert tournament.clock_version == version + 1
+    assert advance_clocks() == 0  # run twice: same result
+    again = Tournament.objects.get(pk=tournament.pk)
+    assert (again.level_index, again.level_started_at, again.clock_version) == (3, started + timedelta(minutes=60),
+                                                                               version + 1)
+
+
+def test_entering_and_leaving_a_break_moves_the_status(running):
+    tournament = running(4)
+    _shift_start(tournament, 85)  # four 20-minute levels, then 5 minutes into the 15-minute break
+    advance_clocks()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.ON_BREAK and tournament.level_index == 4
+    assert services.level_for_next_hand(tournament).order == 5  # R8.2: the level after the break
+    Tournament.objects.filter(pk=tournament.pk).update(
+        level_started_at=tournament.level_started_at - timedelta(minutes=16)
+    )
+    advance_clocks()
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING and tournament.level_index == 5
+
+
+def test_compare_and_set_refuses_a_stale_clock(running):
+    """A tick that read the clock before a director's change does not overwrite it."""
+    tournament = running(4)
+    _shift_start(tournament, 25)
+    stale = Tournament.objects.get(pk=tournament.pk)
+    services.pause_clock(tournament)
+    assert services.advance_clock(stale) is False
+    tournament.refresh_from_db()
+    assert tournament.paused_at is not None and tournament.level_index == 1
+
+
+def test_level_for_next_hand_is_the_clocks_level_now_R8_2(running):
+    tournament = running(4)
+    level = services.level_for_next_hand(tournament)
+    assert (level.order, level.small_blind, level.big_blind) == (0, 50, 100)
+    _shift_start(tournament, 21)  # the level changed but no tick has run yet
+    assert services.level_for_next_hand(tournament).order == 1
+
+
+def test_clock_operations_bump_the_version_and_are_audited(running, staff):
+    tournament = running(4)
+    version = tournament.clock_version
+    services.pause_clock(tournament, actor=staff)
+    services.add_time(tournament, 60, actor=staff)
+    services.resume_clock(tournament, actor=staff)
+    services.jump_to_level(tournament, 3, actor=staff)
+    tournament.refresh_from_db()
+    assert tournament.clock_version == version + 4 and tournament.level_index == 3
+    actions = list(AuditEntry.objects.filter(tournament=tournament, actor=staff).values_list("action", flat=True))
+    assert {"clock.pause", "clock.add_time", "clock.resume", "clock.jump"} <= set(actions)
+
+
+def test_hand_for_hand_pauses_and_each_round_takes_at_most_two_minutes_R8_6(running):
+    tournament = running(4)
+    now = timezone.now()
+    services.set_hand_for_hand(tournament, True, now=now)
+    tournament.refresh_from_db()
+    left = tournament.remaining_when_paused
+    services.hand_for_hand_round_finished(tournament, now=now + timedelta(seconds=300))  # a slow round
+    services.hand_for_hand_round_finished(tournament, now=now + timedelta(seconds=340))  # a 40-second round
+    tournament.refresh_from_db()
+    assert tournament.remaining_when_paused == pytest.approx(left - 120 - 40)
+    with pytest.raises(StateError):
+        services.pause_clock(tournament)
+    services.set_hand_for_hand(tournament, False)
+    tournament.refresh_from_db()
+    assert tournament.paused_at is None and not tournament.hand_for_hand
+
+
+# ---------------------------------------------------------------- busts and places
+
+
+def test_several_busts_on_one_hand_ranked_by_starting_chips_R8_6_R8_8(running):
+    """Ten left; three bust on one hand: 3,000 at the start finishes 8th, the two with 1,000 share 9th-10th."""
+    tournament = running(10)
+    a, b, c = (zero(e) for e in entries_of(tournament)[:3])
+    services.bust_entries(tournament, [(a, 1000), (b, 3000), (c, 1000)], hand_label="T1 H12")
+    a.refresh_from_db(), b.refresh_from_db(), c.refresh_from_db()
+    assert (b.place, b.place_shared_to) == (8, None)
+    assert (a.place, a.place_shared_to) == (9, 10) and (c.place, c.place_shared_to) == (9, 10)
+    assert a.status == Entry.Status.BUSTED and a.chips_at_start_of_bust_hand == 1000 and a.bust_hand_label == "T1 H12"
+
+
+def test_single_bust_place_is_players_left_before_the_hand_R8_8(running):
+    tournament = running(6)
+    first = zero(entries_of(tournament)[0])
+    services.bust_entries(tournament, [(first, 500)])
+    second = zero(entries_of(tournament)[1])
+    services.bust_entries(tournament, [(second, 800)])
+    first.refresh_from_db(), second.refresh_from_db()
+    assert (first.place, second.place) == (6, 5)
+
+
+def test_equal_starting_chips_share_places_and_prizes_and_the_winner_finishes_it(running):
+    """20 entries of 100: pool 2,000, three paid 50/30/20. Two bust together with equal chips when
+    three are left: they share 2nd-3rd (600 + 400) at 500 each; the last player wins 1,000."""
+    tournament = running(20)
+    entries = entries_of(tournament)
+    for e in entries[:17]:
+        services.bust_entries(tournament, [(zero(e), 100)])
+    b, c = zero(entries[17]), zero(entries[18])
+    services.bust_entries(tournament, [(b, 2000), (c, 2000)])
+    tournament.refresh_from_db()
+    b.refresh_from_db(), c.refresh_from_db()
+    winner = Entry.objects.get(pk=entries[19].pk)
+    assert tournament.status == Tournament.Status.FINISHED
+    assert (b.place, b.place_shared_to, b.prize) == (2, 3, 500) and c.prize == 500
+    assert (winner.place, winner.prize) == (1, 1000)
+    assert sum(tournament.entries.values_list("prize", flat=True)) == services.prize_pool(tournament) == 2000
+
+
+def test_bust_of_a_player_with_chips_is_refused_and_changes_nothing(running):
+    tournament = running(5)
+    emptied, still_in = zero(entries_of(tournament)[0]), entries_of(tournament)[1]
+    with pytest.raises(RuleError, match="still has 20000 chips"):
+        services.bust_entries(tournament, [(emptied, 500), (still_in, 20000)])
+    assert not tournament.entries.filter(status=Entry.Status.BUSTED).exists()
+    assert not AuditEntry.objects.filter(action="entry.bust").exists()
+
+
+def test_undo_bust_needs_a_reason_restores_the_entry_and_keeps_the_record(running, staff):
+    tournament = running(5)
+    entry = zero(entries_of(tournament)[0])
+    services.bust_entries(tournament, [(entry, 4000)], actor=staff)
+    with pytest.raises(ValidationError):
+        services.undo_bust(entry, reason="  ")
+    services.undo_bust(entry, reason="wrong pot awarded", actor=staff)
+    entry.refresh_from_db()
+    assert (entry.status, entry.chips, entry.place) == (Entry.Status.ACTIVE, 4000, None)
+    log = AuditEntry.objects.filter(target__startswith=f"entry:{entry.pk} ").order_by("id")
+    assert [row.action for row in log] == ["entry.register", "entry.bust", "entry.undo_bust"]
+    assert log.last().reason == "wrong pot awarded" and log.last().actor == staff
+    assert log.last().data["place"] == 5
+
+
+# ---------------------------------------------------------------- entries
+
+
+def test_reentry_during_late_registration_up_to_the_limit(running):
+    tournament = running(4, max_reentries=1, late_registration_until_level=2)
+    first = zero(entries_of(tournament)[0])
+    services.bust_entries(tournament, [(first, 20000)])
+    again = services.register(tournament, first.player)
+    assert (again.number, again.chips, again.status) == (2, 20000, Entry.Status.ACTIVE)
+    with pytest.raises(StateError, match="already has chips"):
+        services.register(tournament, first.player)
+    services.bust_entries(tournament, [(zero(again), 20000)])
+    with pytest.raises(RuleError, match="used all 1 re-entries"):
+        services.register(tournament, first.player)
+
+
+def test_registration_closes_after_the_late_registration_level_and_its_break(running):
+    tournament = running(4, late_registration_until_level=4, max_reentries=3)
+    _shift_start(tournament, 90)  # on the break after level 4: still open
+    advance_clocks()
+    tournament.refresh_from_db()
+    assert services.registration_open(tournament)
+    services.jump_to_level(tournament, 5)  # level 5
+    tournament.refresh_from_db()
+    assert not services.registration_open(tournament)
+    with pytest.raises(StateError, match="Registration is closed"):
+        services.register(tournament, Player.objects.create(name="Late"))
+
+
+def test_rebuy_and_addon_rules(running):
+    tournament = running(4, rebuys_allowed=1, rebuy_price=100, addon_allowed=True, addon_stack=30000,
+                         addon_price=100, late_registration_until_level=3)
+    entry = entries_of(tournament)[0]
+    services.rebuy(entry)
+    entry.refresh_from_db()
+    assert (entry.chips, entry.rebuys) == (40000, 1)
+    with pytest.raises(RuleError, match="rebuys are used"):
+        services.rebuy(entry)
+    services.addon(entry)
+    entry.refresh_from_db()
+    assert entry.chips == 70000 and entry.addon_taken
+    with pytest.raises(RuleError, match="already been taken"):
+        services.addon(entry)
+    other = entries_of(tournament)[1]
+    services.set_chips(other, 25000, reason="count")
+    with pytest.raises(RuleError, match="at or below the starting stack"):
+        services.rebuy(other)
+    # Pool: four buy-ins, one rebuy, one add-on, 100 each.
+    assert services.prize_pool(tournament) == 600
+
+
+def test_guarantee_is_the_pool_when_larger(make_tournament):
+    assert services.prize_pool(make_tournament(guarantee=5000)) == 5000
