@@ -1,0 +1,234 @@
+"""The dealing API: thin DRF views over dealing.services.
+
+Reads carry the public view of a running hand (the seed, the deck and unshown hole cards only for
+the deck-prep role, ``dealing.view_deck``); writes need the staff check of ``dealing.permissions``.
+Errors: 400 names the field, 409 a wrong state (a stale ``expected_seq`` also gets the current
+hand), 422 a broken rule (with the rule number and, for amounts, the allowed range). In every
+error case nothing changed.
+"""
+
+from django.db.models import Prefetch  # noqa: F401  (kept for list views' prefetching)
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.api import Conflict, Unprocessable
+
+from . import serializers as s
+from . import services
+from .models import Hand, HandEvent
+from .permissions import DealingPermission, DeckPrepPermission, FloorPermission
+
+DESCRIBED = {
+    400: _("Bad input: the message names the field and the problem. Nothing changed."),
+    403: _("Not allowed: writes need tournament staff; corrections a floor person; the deck the deck-prep role."),
+    404: _("No such hand or table."),
+    409: _("Not possible now: out of turn, a stale expected_seq (the current hand is included), "
+           "a finished hand, a table that cannot deal. Nothing changed."),
+    422: _("Against a rule: an illegal amount (with the allowed range), a card already used or unknown, "
+           "a client_action_id reused for another action. Nothing changed."),
+}
+
+
+def errors(*codes: int, ok=None, ok_code: int = 200) -> dict:
+    responses = {ok_code: ok} if ok is not None else {}
+    for code in codes:
+        responses[code] = OpenApiResponse(s.ErrorSerializer, description=str(DESCRIBED[code]))
+    return responses
+
+
+WRITE_ERRORS = (400, 403, 404, 409, 422)
+
+
+class ServiceErrors:
+    """A service's DealingError (or a tournaments/tables error raised inside it) becomes 409/422."""
+
+    def handle_exception(self, exc):
+        from tournaments.services import TournamentError
+
+        if isinstance(exc, (services.DealingError, TournamentError)):
+            api_exc = (Unprocessable if exc.status == 422 else Conflict)(detail=str(exc.message))
+            extra = {"code": exc.code, "rule": exc.rule, "params": getattr(exc, "params", None)}
+            extra = {k: v for k, v in extra.items() if v}
+            extra.update(getattr(exc, "extra", {}) or {})
+            api_exc.extra = extra
+            exc = api_exc
+        return super().handle_exception(exc)
+
+
+def _valid(serializer_class, request):
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def _hand(pk) -> Hand:
+    return get_object_or_404(Hand.objects.select_related("table", "table__tournament"), pk=pk)
+
+
+def _device(request) -> str:
+    device = getattr(request, "auth", None)
+    label = getattr(device, "label", "") if device is not None and not isinstance(device, str) else ""
+    return label or request.headers.get("X-Device-Label", "")[:100]
+
+
+class HandListView(ServiceErrors, APIView):
+    permission_classes = [DealingPermission]
+
+    @extend_schema(
+        summary="Hands (filter by table, tournament or status)",
+        parameters=[OpenApiParameter("table", int), OpenApiParameter("tournament", int),
+                    OpenApiParameter("status", str)],
+        responses=s.HandSummarySerializer(many=True),
+    )
+    def get(self, request):
+        hands = Hand.objects.select_related("table").order_by("table__number", "number")
+        for name, lookup in (("table", "table_id"), ("tournament", "table__tournament_id"), ("status", "status")):
+            value = request.query_params.get(name)
+            if value:
+                if name != "status" and not value.isdigit():
+                    return Response({"detail": _("%(name)s must be a number.") % {"name": name}}, status=400)
+                hands = hands.filter(**{lookup: value})
+        return Response(s.HandSummarySerializer(hands[:500], many=True).data)
+
+    @extend_schema(summary="Deal the next hand at a table", request=s.StartHandSerializer,
+                   responses=errors(*WRITE_ERRORS, ok=s.HandStateSerializer, ok_code=201))
+    def post(self, request):
+        from tables.models import Table
+
+        data = _valid(s.StartHandSerializer, request)
+        table = Table.objects.filter(pk=data["table"]).first()
+        if table is None:
+            raise NotFound(_("No table %(id)s.") % {"id": data["table"]})
+        hand = services.start_next_hand(table, actor=request.user, device=_device(request),
+                                        deal_mode=data.get("deal_mode"))
+        hand = _hand(hand.pk)
+        return Response(s.hand_data(hand, request.user), status=status.HTTP_201_CREATED)
+
+
+class HandDetailView(ServiceErrors, APIView):
+    permission_classes = [DealingPermission]
+
+    @extend_schema(summary="A hand's state (public view while it runs)", responses=errors(404, ok=s.HandStateSerializer))
+    def get(self, request, pk):
+        return Response(s.hand_data(_hand(pk), request.user))
+
+
+class CurrentHandView(ServiceErrors, APIView):
+    permission_classes = [DealingPermission]
+
+    @extend_schema(summary="The hand running at a table, else its last hand",
+                   responses=errors(404, ok=s.HandStateSerializer))
+    def get(self, request, table_id):
+        hand = (Hand.objects.select_related("table", "table__tournament").filter(table_id=table_id)
+                .order_by("-number").first())
+        if hand is None:
+            raise NotFound(_("No hand has been dealt at this table yet."))
+        return Response(s.hand_data(hand, request.user))
+
+
+class OptionsView(ServiceErrors, APIView):
+    permission_classes = [DealingPermission]
+
+    @extend_schema(summary="What the hand waits for and the legal options of the player to act",
+                   responses=errors(404, ok=OpenApiTypes.OBJECT))
+    def get(self, request, pk):
+        hand = _hand(pk)
+        view = services.snapshot(hand)["public"]
+        return Response({
+            "seq": hand.state_seq, "status": hand.status, "awaiting": None if hand.is_over else view["phase"],
+            "to_act": view["to_act"], "options": view["options"], "board_needed": view["board_needed"],
+            "to_show": view["to_show"], "must_show": view["must_show"],
+        })
+
+
+class ActionView(ServiceErrors, APIView):
+    permission_classes = [DealingPermission]
+
+    @extend_schema(
+        summary="Apply a tablet input: betting action, board cards, a hand shown or mucked",
+        description=str(_("Idempotent by client_action_id: a retry gets the original result and adds "
+                          "nothing. expected_seq must be the hand's last event.")),
+        request=s.InputSerializer, responses=errors(*WRITE_ERRORS, ok=s.ActionResultSerializer),
+    )
+    def post(self, request, pk):
+        data = _valid(s.InputSerializer, request)
+        hand = _hand(pk)
+        body = {k: data[k] for k in ("type", "seat", "action", "amount", "cards") if k in data}
+        try:
+            result = services.apply_input(
+                hand, body, expected_seq=data["expected_seq"], client_action_id=data["client_action_id"],
+                actor=request.user, device=_device(request))
+        except services.HandConflict as exc:
+            if exc.code == "stale":  # the tablet gets the current state to redraw from
+                exc.extra["hand"] = s.hand_data(_hand(pk), request.user)
+            raise
+        hand = _hand(pk)
+        rows = list(result.events)
+        return Response({
+            "replayed": result.replayed, "first_seq": result.first_seq, "last_seq": result.last_seq,
+            "events": s.events_data(hand, rows, request.user), "hand": s.hand_data(hand, request.user),
+        })
+
+
+class EventsView(ServiceErrors, APIView):
+    permission_classes = [DealingPermission]
+
+    @extend_schema(summary="A hand's event log (hole cards and burns hidden while it runs)",
+                   parameters=[OpenApiParameter("after", int, description="Only events after this seq.")],
+                   responses=errors(404, ok=OpenApiTypes.OBJECT))
+    def get(self, request, pk):
+        hand = _hand(pk)
+        rows = HandEvent.objects.filter(hand=hand).select_related("actor").order_by("seq")
+        after = request.query_params.get("after")
+        if after is not None:
+            if not after.lstrip("-").isdigit():
+                return Response({"detail": _("after must be a whole number.")}, status=400)
+            rows = rows.filter(seq__gt=int(after))
+        return Response({"hand": hand.pk, "status": hand.status,
+                         "events": s.events_data(hand, rows, request.user)})
+
+
+class DeckView(ServiceErrors, APIView):
+    permission_classes = [DeckPrepPermission]
+
+    @extend_schema(summary="Deck prep: a hand's seed and deck order (needs dealing.view_deck)",
+                   responses=errors(403, 404, ok=OpenApiTypes.OBJECT))
+    def get(self, request, pk):
+        hand = _hand(pk)
+        deck = services.deck_of(hand)
+        return Response({"hand": hand.pk, "seed_commitment": hand.seed_commitment,
+                         "seed": bytes(hand.seed).hex() if hand.seed is not None else None, "deck": deck})
+
+
+class VoidView(ServiceErrors, APIView):
+    permission_classes = [FloorPermission]
+
+    @extend_schema(summary="Void a hand in progress (misdeal): every chip back as it was",
+                   request=s.VoidSerializer, responses=errors(*WRITE_ERRORS, ok=s.HandStateSerializer))
+    def post(self, request, pk):
+        data = _valid(s.VoidSerializer, request)
+        services.void_hand(_hand(pk), actor=request.user, reason=data["reason"], device=_device(request))
+        return Response(s.hand_data(_hand(pk), request.user))
+
+
+class CorrectView(ServiceErrors, APIView):
+    permission_classes = [FloorPermission]
+
+    @extend_schema(summary="Take back the last action of a hand in progress (before any further action)",
+                   request=s.CorrectionSerializer, responses=errors(*WRITE_ERRORS, ok=s.HandStateSerializer))
+    def post(self, request, pk):
+        data = _valid(s.CorrectionSerializer, request)
+        hand = _hand(pk)
+        expected = data.get("expected_seq")
+        if expected is None:
+            expected = services.last_seq(hand)
+        services.correct_last_action(hand, actor=request.user, reason=data["reason"], expected_seq=expected,
+                                     device=_device(request))
+        return Response(s.hand_data(_hand(pk), request.user))
