@@ -7,23 +7,22 @@ hand), 422 a broken rule (with the rule number and, for amounts, the allowed ran
 error case nothing changed.
 """
 
-from django.db.models import Prefetch  # noqa: F401  (kept for list views' prefetching)
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Conflict, Unprocessable
 
+from . import histories, services
 from . import serializers as s
-from . import services
 from .models import Hand, HandEvent
-from .permissions import DealingPermission, DeckPrepPermission, FloorPermission
+from .permissions import DealingPermission, DeckPrepPermission, FloorPermission, can_view_deck
 
 DESCRIBED = {
     400: _("Bad input: the message names the field and the problem. Nothing changed."),
@@ -232,3 +231,96 @@ class CorrectView(ServiceErrors, APIView):
         services.correct_last_action(hand, actor=request.user, reason=data["reason"], expected_seq=expected,
                                      device=_device(request))
         return Response(s.hand_data(_hand(pk), request.user))
+
+
+# ---------------------------------------------------------------- verification and histories
+
+
+class VerifyHandView(ServiceErrors, APIView):
+    permission_classes = [DealingPermission]
+
+    @extend_schema(summary="Verify a finished hand: commitment, master seed, every dealt card and award",
+                   responses=errors(404, 409, ok=OpenApiTypes.OBJECT))
+    def get(self, request, pk):
+        from .verification import verify_hand
+
+        hand = _hand(pk)
+        if not hand.is_over:
+            raise Conflict(_("The hand is still running: it can be verified once it is over."))
+        return Response(verify_hand(hand).to_dict())
+
+
+class VerifyTournamentView(ServiceErrors, APIView):
+    permission_classes = [DealingPermission]
+
+    @extend_schema(summary="Verify every finished hand of a tournament",
+                   responses=errors(404, ok=OpenApiTypes.OBJECT))
+    def get(self, request, tournament_id):
+        from tournaments.models import Tournament
+
+        from .verification import verify_tournament
+
+        tournament = get_object_or_404(Tournament, pk=tournament_id)
+        return Response(verify_tournament(tournament).to_dict())
+
+
+# Not "format": DRF reserves that query parameter for choosing a renderer.
+FORMAT_PARAM = OpenApiParameter("output", str, enum=["phh", "text"], description="phh (default) or text")
+
+
+def _format(request) -> str:
+    fmt = request.query_params.get("output", "phh")
+    if fmt not in histories.FORMATS:
+        raise ValidationError({"output": _("Use phh or text.")})
+    return fmt
+
+
+def _download(body: str, fmt: str, name: str) -> HttpResponse:
+    content_type, extension = histories.FORMATS[fmt]
+    if fmt == "phh" and "[1]" in body[:4]:
+        extension = "phhs"
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}.{extension}"'
+    return response
+
+
+class HandHistoryView(ServiceErrors, APIView):
+    permission_classes = [DealingPermission]
+
+    @extend_schema(summary="Download one hand's history (PHH or text)", parameters=[FORMAT_PARAM],
+                   responses=errors(400, 404, 409, ok=OpenApiTypes.STR))
+    def get(self, request, pk):
+        hand = _hand(pk)
+        fmt = _format(request)
+        if not hand.is_over and not can_view_deck(request.user):
+            raise Conflict(_("The hand is still running: its history is available once it is over."))
+        return _download(histories.hand_history(hand, fmt), fmt,
+                         f"table{hand.table.number}-hand{hand.number}")
+
+
+class TableHistoryView(ServiceErrors, APIView):
+    permission_classes = [DealingPermission]
+
+    @extend_schema(summary="Download every finished hand of a table (PHH or text)", parameters=[FORMAT_PARAM],
+                   responses=errors(400, 404, ok=OpenApiTypes.STR))
+    def get(self, request, table_id):
+        from tables.models import Table
+
+        table = get_object_or_404(Table, pk=table_id)
+        fmt = _format(request)
+        hands = histories.finished_hands(table=table)
+        return _download(histories.histories(hands, fmt), fmt, f"tournament{table.tournament_id}-table{table.number}")
+
+
+class TournamentHistoryView(ServiceErrors, APIView):
+    permission_classes = [DealingPermission]
+
+    @extend_schema(summary="Download every finished hand of a tournament (PHH or text)", parameters=[FORMAT_PARAM],
+                   responses=errors(400, 404, ok=OpenApiTypes.STR))
+    def get(self, request, tournament_id):
+        from tournaments.models import Tournament
+
+        tournament = get_object_or_404(Tournament, pk=tournament_id)
+        fmt = _format(request)
+        hands = histories.finished_hands(table__tournament=tournament)
+        return _download(histories.histories(hands, fmt), fmt, f"tournament{tournament.pk}-hands")

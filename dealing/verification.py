@@ -1,0 +1,188 @@
+"""Check a finished hand against its revealed seed (RULES section 7).
+
+For each hand: the seed matches the commitment stored before the deal; with a master seed, the seed
+is the one derived for this table and hand; then the deck is recomputed from the seed and the stored
+events are replayed through the engine, comparing every event: every dealt card (hole cards, board,
+burns), every action, every award and the final stacks. A mismatch is reported with the event's
+sequence number and both versions, and replay goes on so that every tampered event is named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dealing.engine import hand_seed, seed_commitment, shuffled_deck
+from dealing.engine.errors import RuleError as EngineRuleError
+from dealing.engine.hand import Hand as EngineHand
+from dealing.engine.hand import HandConfig
+
+from . import runner
+from .models import Hand, HandEvent
+from .seeds import master_seed_of
+
+DEALT = ("hole", "board", "show")
+AWARDS = ("award", "end", "return")
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "ok": self.ok, "detail": self.detail}
+
+
+@dataclass
+class HandReport:
+    hand_id: int
+    label: str
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(check.ok for check in self.checks)
+
+    def add(self, name: str, ok: bool, detail: str) -> None:
+        self.checks.append(Check(name, ok, detail))
+
+    def to_dict(self) -> dict:
+        return {"hand": self.hand_id, "label": self.label, "ok": self.ok,
+                "checks": [check.to_dict() for check in self.checks]}
+
+    def lines(self) -> list[str]:
+        out = [f"Hand {self.label} (id {self.hand_id}): {'OK' if self.ok else 'MISMATCH'}"]
+        out += [f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}" for c in self.checks]
+        return out
+
+
+def _kind(event_type: str) -> str:
+    if event_type in DEALT:
+        return "dealt cards"
+    if event_type in AWARDS:
+        return "award"
+    return "event"
+
+
+def verify_hand(hand: Hand) -> HandReport:
+    table = hand.table
+    report = HandReport(hand.pk, hand.label)
+    if hand.status == Hand.Status.RUNNING:
+        report.add("hand over", False, "the hand is still running: its seed is secret until it is over")
+        return report
+    seed = bytes(hand.seed) if hand.seed is not None else None
+    if hand.deal_mode == Hand.DealMode.SEEDED:
+        if seed is None:
+            report.add("seed", False, "a seeded hand has no stored seed")
+            return report
+        actual = seed_commitment(seed)
+        report.add("commitment", actual == hand.seed_commitment,
+                   f"SHA-256(seed) = {actual}, commitment stored before the deal = {hand.seed_commitment}")
+        master = master_seed_of(table.tournament)
+        if master is not None:
+            expected = hand_seed(master, table.number, hand.number)
+            report.add("master seed", expected == seed,
+                       f"seed {'is' if expected == seed else 'is NOT'} HMAC(master seed, "
+                       f"'table:{table.number}:hand:{hand.number}')")
+    else:
+        report.add("deal mode", True, "cards were entered by the dealer: no seed, the events are replayed")
+
+    rows = list(HandEvent.objects.filter(hand=hand).order_by("seq"))
+    retracted = runner.retracted_seqs(rows)
+    recorded = [r for r in rows if r.type not in runner.FLOOR_EVENTS and r.seq not in retracted]
+    if not recorded or recorded[0].type != "start":
+        report.add("events", False, "the event log does not begin with the start event")
+        return report
+    config = recorded[0].payload.get("config")
+    report.add("config", config == hand.config, "the start event's config is the hand's config"
+               if config == hand.config else "the start event's config differs from the hand's config")
+    try:
+        engine = EngineHand.start(HandConfig.from_dict(config), seed)
+    except (EngineRuleError, TypeError, ValueError) as error:
+        report.add("replay", False, f"the hand cannot be dealt again from its config and seed: {error}")
+        return report
+
+    mismatches = {"dealt cards": 0, "award": 0, "event": 0}
+    counted = {"dealt cards": 0, "award": 0, "event": 0}
+    expected_start = runner.stored_payload(engine.events[0])
+    if recorded[0].payload != expected_start:
+        report.add("event 0", False, "the start event was changed")
+    for index, row in enumerate(recorded[1:], start=1):
+        if index >= len(engine.events):
+            if row.type not in runner.INPUT_TYPES:
+                report.add(f"event {row.seq}", False,
+                           f"recorded {row.type} {row.payload} does not follow: the engine waits for an input")
+                mismatches[_kind(row.type)] += 1
+                break
+            try:
+                runner.apply_input(engine, runner.input_of(row.payload))
+            except (EngineRuleError, ValueError) as error:
+                report.add(f"event {row.seq}", False, f"recorded {row.type} {row.payload} is not legal here: {error}")
+                mismatches["event"] += 1
+                break
+        replayed = engine.events[index]
+        kind = _kind(row.type)
+        counted[kind] += 1
+        if replayed != row.payload:
+            mismatches[kind] += 1
+            report.add(f"event {row.seq}", False, f"{kind} differ: recorded {row.payload}, replayed {replayed}")
+    else:
+        if len(engine.events) > len(recorded):
+            report.add("events", False, f"the log stops early: the engine goes on with {engine.events[len(recorded)]}")
+    if seed is not None:
+        deck = shuffled_deck(seed)
+        dealt = engine.view(public=False)
+        used = [c for p in dealt["players"] for c in (p["cards"] or [])] + dealt["board"] + dealt["burns"]
+        report.add("deck", set(used) <= set(deck) and mismatches["dealt cards"] == 0,
+                   f"{counted['dealt cards']} dealing events checked against the deck from the seed "
+                   f"({len(used)} cards), {mismatches['dealt cards']} differ")
+    report.add("awards", mismatches["award"] == 0,
+               f"{counted['award']} award and stack events replayed, {mismatches['award']} differ")
+    if hand.status == Hand.Status.FINISHED:
+        same = engine.done and engine.result() == hand.result
+        report.add("result", same, "the stored result is the replayed result" if same
+                   else "the stored result differs from the replayed one")
+    elif hand.status == Hand.Status.VOIDED:
+        report.add("voided", rows[-1].type == runner.VOID, "the hand was voided (misdeal): no chips moved")
+    return report
+
+
+@dataclass
+class TournamentReport:
+    tournament_id: int
+    checks: list[Check] = field(default_factory=list)
+    hands: list[HandReport] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks) and all(h.ok for h in self.hands)
+
+    def to_dict(self) -> dict:
+        return {"tournament": self.tournament_id, "ok": self.ok, "checks": [c.to_dict() for c in self.checks],
+                "hands_checked": len(self.hands), "hands_failed": sum(not h.ok for h in self.hands),
+                "hands": [h.to_dict() for h in self.hands]}
+
+    def lines(self) -> list[str]:
+        out = [f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}" for c in self.checks]
+        for report in self.hands:
+            out += report.lines()
+        failed = sum(not h.ok for h in self.hands)
+        out.append(f"Tournament {self.tournament_id}: {len(self.hands)} hands checked, {failed} with mismatches: "
+                   f"{'OK' if self.ok else 'MISMATCH'}")
+        return out
+
+
+def verify_tournament(tournament) -> TournamentReport:
+    report = TournamentReport(tournament.pk)
+    master = master_seed_of(tournament)
+    if master is not None and tournament.master_seed_commitment:
+        actual = seed_commitment(master)
+        report.checks.append(Check("master seed commitment", actual == tournament.master_seed_commitment,
+                                   f"SHA-256(master seed) = {actual}, published = "
+                                   f"{tournament.master_seed_commitment}"))
+    hands = (Hand.objects.filter(table__tournament=tournament).exclude(status=Hand.Status.RUNNING)
+             .select_related("table", "table__tournament").order_by("table__number", "number"))
+    for hand in hands:
+        report.hands.append(verify_hand(hand))
+    return report
