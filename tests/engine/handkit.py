@@ -43,3 +43,27 @@ def check_down(hand: Hand, boards=(["Qc", "7h"], ["4s"], ["2d"])) -> None:
 
 def chips(hand: Hand) -> int:
     return sum(p["stack"] for p in hand.view(False)["players"]) + hand.view(False)["pot_total"]
+
+
+def show_all(hand: Hand, cards: dict, boards=()) -> list[int]:
+    """Entered mode: show each hand when asked (in showdown order) and enter any boards still to come.
+    Returns the seats in the order they showed."""
+    boards = list(boards)
+    order = []
+    while hand.awaiting in ("show", "board"):
+        if hand.awaiting == "board":
+            hand.enter_board(boards.pop(0))
+        else:
+            seat = hand.to_show
+            order.append(seat)
+            hand.show(seat, cards[seat])
+    return order
+
+
+def awards(hand: Hand) -> list[tuple]:
+    """(pot, seat, amount, share) of every award."""
+    return [(e["pot"], e["seat"], e["amount"], e["share"]) for e in hand.events if e["type"] == "award"]
+
+
+def final_stacks(hand: Hand) -> dict:
+    return {s["seat"]: s["stack"] for s in hand.result()["stacks"]}
