@@ -42,7 +42,7 @@ def errors(*codes: int, ok=None, ok_code: int = 200) -> dict:
     }
     responses = {ok_code: ok} if ok is not None else {}
     for code in codes:
-        responses[code] = OpenApiResponse(s.ErrorSerializer, description=str(described[code]))
+        responses[code] = OpenApiResponse(s.TournamentErrorSerializer, description=str(described[code]))
     return responses
 
 

@@ -2,6 +2,7 @@
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from . import clock as clockmath
@@ -12,7 +13,7 @@ from .models import AuditEntry, Betting, BlindStructure, Entry, Level, Player, T
 MAX_CHIPS = services.MAX_CHIPS
 
 
-class ErrorSerializer(serializers.Serializer):
+class TournamentErrorSerializer(serializers.Serializer):
     """Every 4xx: ``detail`` names the field and the problem."""
 
     detail = serializers.CharField()
@@ -61,6 +62,54 @@ class CopyStructureSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=100, required=False, allow_blank=True)
 
 
+class ClockSerializer(serializers.Serializer):
+    """The clock at the server's instant; screens count down from ``level_ends_at``."""
+
+    clock_version = serializers.IntegerField()
+    server_time = serializers.DateTimeField()
+    started = serializers.BooleanField()
+    running = serializers.BooleanField()
+    paused = serializers.BooleanField()
+    hand_for_hand = serializers.BooleanField()
+    level_index = serializers.IntegerField()
+    level_number = serializers.IntegerField(allow_null=True)
+    is_break = serializers.BooleanField()
+    remaining_seconds = serializers.FloatField()
+    level_ends_at = serializers.DateTimeField(allow_null=True)
+    next_break_at = serializers.DateTimeField(allow_null=True)
+    seconds_to_next_break = serializers.FloatField(allow_null=True)
+    level = LevelSerializer()
+    next_level = LevelSerializer(allow_null=True)
+    level_for_next_hand = LevelSerializer()
+
+
+def clock_payload(tournament: Tournament, now=None) -> dict:
+    now = now or timezone.now()
+    levels = list(tournament.structure.levels.order_by("order"))
+    periods = [clockmath.Period(level.duration_minutes * 60, level.is_break) for level in levels]
+    state = clockmath.state(periods, services.clock_of(tournament), now)
+    index = state.level_index
+    next_hand = clockmath.play_index_for_next_hand(periods, index)
+    return {
+        "clock_version": tournament.clock_version,
+        "server_time": now,
+        "started": state.started,
+        "running": state.running,
+        "paused": tournament.paused_at is not None,
+        "hand_for_hand": tournament.hand_for_hand,
+        "level_index": index,
+        "level_number": clockmath.level_number(periods, index),
+        "is_break": state.is_break,
+        "remaining_seconds": round(state.remaining, 3),
+        "level_ends_at": state.level_ends_at,
+        "next_break_at": state.next_break_at,
+        "seconds_to_next_break": state.seconds_to_next_break,
+        "level": levels[index],
+        "next_level": levels[index + 1] if index + 1 < len(levels) else None,
+        "level_for_next_hand": levels[next_hand],
+    }
+
+
 class TournamentSerializer(serializers.ModelSerializer):
     """A tournament as anyone may see it: the master seed only once the tournament is over."""
 
@@ -86,8 +135,9 @@ class TournamentSerializer(serializers.ModelSerializer):
     def get_master_seed(self, tournament) -> str | None:
         return services.master_seed_hex(tournament)
 
+    @extend_schema_field(ClockSerializer)
     def get_clock(self, tournament) -> dict:
-        return clock_payload(tournament)
+        return ClockSerializer(clock_payload(tournament)).data
 
     def get_prize_pool(self, tournament) -> int:
         return services.prize_pool(tournament)
@@ -142,54 +192,6 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
                 raise serializers.ValidationError({"starting_stack": _("Give a starting stack.")})
             attrs["starting_stack"] = structure.starting_stack
         return attrs
-
-
-class ClockSerializer(serializers.Serializer):
-    """The clock at the server's instant; screens count down from ``level_ends_at``."""
-
-    clock_version = serializers.IntegerField()
-    server_time = serializers.DateTimeField()
-    started = serializers.BooleanField()
-    running = serializers.BooleanField()
-    paused = serializers.BooleanField()
-    hand_for_hand = serializers.BooleanField()
-    level_index = serializers.IntegerField()
-    level_number = serializers.IntegerField(allow_null=True)
-    is_break = serializers.BooleanField()
-    remaining_seconds = serializers.FloatField()
-    level_ends_at = serializers.DateTimeField(allow_null=True)
-    next_break_at = serializers.DateTimeField(allow_null=True)
-    seconds_to_next_break = serializers.FloatField(allow_null=True)
-    level = LevelSerializer()
-    next_level = LevelSerializer(allow_null=True)
-    level_for_next_hand = LevelSerializer()
-
-
-def clock_payload(tournament: Tournament, now=None) -> dict:
-    now = now or timezone.now()
-    levels = list(tournament.structure.levels.order_by("order"))
-    periods = [clockmath.Period(level.duration_minutes * 60, level.is_break) for level in levels]
-    state = clockmath.state(periods, services.clock_of(tournament), now)
-    index = state.level_index
-    next_hand = clockmath.play_index_for_next_hand(periods, index)
-    return {
-        "clock_version": tournament.clock_version,
-        "server_time": now,
-        "started": state.started,
-        "running": state.running,
-        "paused": tournament.paused_at is not None,
-        "hand_for_hand": tournament.hand_for_hand,
-        "level_index": index,
-        "level_number": clockmath.level_number(periods, index),
-        "is_break": state.is_break,
-        "remaining_seconds": round(state.remaining, 3),
-        "level_ends_at": state.level_ends_at,
-        "next_break_at": state.next_break_at,
-        "seconds_to_next_break": state.seconds_to_next_break,
-        "level": LevelSerializer(levels[index]).data,
-        "next_level": LevelSerializer(levels[index + 1]).data if index + 1 < len(levels) else None,
-        "level_for_next_hand": LevelSerializer(levels[next_hand]).data,
-    }
 
 
 class AddTimeSerializer(serializers.Serializer):

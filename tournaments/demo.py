@@ -1,0 +1,96 @@
+"""The demo loaded by ``manage.py serve --demo``: a Courchevel Hi/Lo tournament in progress.
+
+24 players registered, seated by the tables app's draw when it is installed, the clock running in
+level 2, and a staff user "director" with a fresh password (printed by ``serve``). Loading it again
+reuses the unfinished demo tournament and only resets the director's password.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+from . import services
+from .models import BlindStructure, Player, Tournament
+
+DEMO_NAME = "Courchevel Hi/Lo Demo"
+DEMO_PLAYERS = [
+    "Alice Martin", "Bruno Rossi", "Chloé Dubois", "Dimitri Papadopoulos", "Elena Ivanova", "Fabio Conti",
+    "Gaëlle Bernard", "Hugo Lefèvre", "Irina Petrova", "Jorge García", "Katerina Nikolaou", "Luca Bianchi",
+    "Marie Laurent", "Nikolai Smirnov", "Olivia Moreau", "Pablo Fernández", "Quentin Roux", "Rosa Martínez",
+    "Sofia Georgiou", "Thomas Girard", "Ugo Ferrari", "Valérie Fontaine", "Walter Costa", "Yannis Kostas",
+]
+
+
+@dataclass
+class Demo:
+    tournament: Tournament
+    username: str
+    password: str
+    created: bool
+    seated: bool
+
+
+def _director() -> tuple[str, str]:
+    password = secrets.token_urlsafe(9)
+    user, _created = get_user_model().objects.get_or_create(username="director")
+    user.is_staff = True
+    user.is_superuser = True
+    user.set_password(password)
+    user.save()
+    return user.username, password
+
+
+def _draw(tournament: Tournament) -> bool:
+    try:
+        from tables.models import Table
+        from tables.services import draw_seats
+    except ImportError:
+        return False
+    if not Table.objects.filter(tournament=tournament).exists():
+        draw_seats(tournament)
+    return True
+
+
+@transaction.atomic
+def load_demo() -> Demo:
+    username, password = _director()
+    existing = Tournament.objects.filter(name=DEMO_NAME).exclude(status=Tournament.Status.FINISHED).first()
+    if existing is not None:
+        return Demo(existing, username, password, created=False, seated=_draw(existing))
+    template = BlindStructure.objects.get(name="Regular - Pot Limit", is_template=True)
+    tournament = services.create_tournament(
+        structure=template,
+        name=DEMO_NAME,
+        game="courchevel_hilo",
+        betting="pot_limit",
+        starting_stack=20000,
+        seats_per_table=8,
+        buy_in=200,
+        fee=20,
+        guarantee=5000,
+        late_registration_until_level=6,
+        max_reentries=1,
+        chip_denominations=[25, 100, 500, 1000, 5000, 25000],
+        smallest_chip=25,
+        seeding=Tournament.Seeding.MASTER,
+    )
+    services.open_registration(tournament)
+    for name in DEMO_PLAYERS:
+        player, _created = Player.objects.get_or_create(name=name)
+        services.register(tournament, player)
+    seated = _draw(tournament)
+    services.start_tournament(tournament)
+    # In progress: level 1 is over and level 2 has been running for a few minutes.
+    tournament.refresh_from_db()
+    services.jump_to_level(tournament, 1)
+    services.add_time(tournament, -int(timedelta(minutes=3).total_seconds()))
+    tournament.refresh_from_db()
+    tournament.started_at = timezone.now() - timedelta(minutes=23)
+    tournament.save(update_fields=["started_at"])
+    return Demo(tournament, username, password, created=True, seated=seated)
