@@ -655,3 +655,22 @@ def update_plan(tournament: Tournament, *, actor=None, **fields) -> SeatingPlan:
     live.tournament_changed(tournament.pk, "seating")
     _queue_balance(tournament.pk)
     return plan
+
+
+def halted_reasons(tournament: Tournament) -> dict[int, str | None]:
+    """halted_reason for every table of a tournament from one read of the field: table id -> message."""
+    tables = list(Table.objects.filter(tournament=tournament))
+    if not tables:
+        return {}
+    snapshot = _Snapshot(tournament)
+    field = snapshot.field
+    result = {}
+    for table in tables:
+        if table.number not in field.tables:
+            result[table.pk] = str(HALT_MESSAGES["broken"])
+            continue
+        code = field.halted_reason(table.number)
+        if code is None and len(field.tables[table.number].seats) < 2:
+            code = "one_player"
+        result[table.pk] = None if code is None else str(HALT_MESSAGES[code])
+    return result

@@ -64,4 +64,4 @@ def rng():
 
 @pytest.fixture
 def staff(django_user_model):
-    return django_user_model.objects.create_user("director", password="pw", is_staff=True)
+    return django_user_model.objects.create_user("director", is_staff=True)  # no password: hashing is slow

@@ -1,0 +1,211 @@
+"""The tables API: seating chart, moves, director overrides; refused requests change nothing."""
+
+import pytest
+from rest_framework.test import APIClient
+from tournaments.models import AuditEntry, Entry
+
+from tables import services
+from tables.models import Move, Seat, Table
+
+from .conftest import make_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def director(staff):
+    client = APIClient()
+    client.force_authenticate(staff)
+    return client
+
+
+@pytest.fixture
+def drawn(rng):
+    tournament = make_tournament(players=14)
+    services.draw_seats(tournament, rng)
+    return tournament
+
+
+def state(tournament):
+    """Everything a refused request must leave alone."""
+    return (
+        sorted(Seat.objects.filter(table__tournament=tournament).values_list(
+            "table__number", "number", "entry_id", "locked", "waits_for_big_blind")),
+        sorted(Move.objects.filter(tournament=tournament).values_list("entry_id", "status", "to_seat")),
+        sorted(Table.objects.filter(tournament=tournament).values_list("number", "status", "break_order")),
+    )
+
+
+def open_seat(tournament, number):
+    return Seat.objects.filter(table__tournament=tournament, table__number=number, entry__isnull=True).first()
+
+
+def test_seating_chart_lists_every_table_seat_and_player(drawn):
+    response = APIClient().get(f"/api/tournaments/{drawn.pk}/seating/")
+    assert response.status_code == 200
+    tables = response.json()["tables"]
+    assert [t["number"] for t in tables] == [1, 2]
+    assert [t["players"] for t in tables] == [7, 7]
+    names = [s["player"] for t in tables for s in t["seating"] if s["player"]]
+    assert len(names) == len(set(names)) == 14
+    assert all(t["halted"] is None for t in tables)
+
+
+def test_draw_by_api_then_a_second_draw_is_refused(director):
+    tournament = make_tournament(players=9)
+    response = director.post(f"/api/tournaments/{tournament.pk}/seating/draw/")
+    assert response.status_code == 201
+    assert len(response.json()["seed"]) == 64
+    before = state(tournament)
+    again = director.post(f"/api/tournaments/{tournament.pk}/seating/draw/")
+    assert again.status_code == 409
+    assert "already drawn" in again.json()["detail"]
+    assert state(tournament) == before
+    draws = director.get(f"/api/tournaments/{tournament.pk}/seating/draws/").json()
+    assert len(draws) == 1 and len(draws[0]["assignment"]) == 9
+
+
+def test_writes_need_staff(drawn):
+    response = APIClient().post(f"/api/tournaments/{drawn.pk}/moves/apply/")
+    assert response.status_code in (401, 403)
+
+
+def test_manual_move_to_an_open_seat(director, drawn):
+    seat = Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False).first()
+    target = open_seat(drawn, 2)
+    response = director.post(f"/api/tournaments/{drawn.pk}/moves/manual/", {
+        "entry": seat.entry_id, "table": 2, "seat": target.number, "reason": "wheelchair access"}, format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert (body["from_table"], body["to_table"], body["status"], body["reason"]) == (1, 2, "done", "manual")
+    target.refresh_from_db()
+    assert target.entry_id == seat.entry_id
+    assert AuditEntry.objects.filter(action="tables.move", reason="wheelchair access").exists()
+
+
+@pytest.mark.parametrize("change, status, words", [
+    ({"seat": "occupied"}, 409, "is taken"),
+    ({"seat": 9}, 422, "R2.7"),
+    ({"seat": 0}, 400, "seat"),
+    ({"table": 7}, 400, "No table 7"),
+    ({"entry": 999999}, 400, "No entry"),
+    ({"reason": ""}, 400, "reason"),
+])
+def test_bad_manual_moves_are_refused_and_change_nothing(director, drawn, change, status, words):
+    mover = Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False).first()
+    body = {"entry": mover.entry_id, "table": 2, "seat": open_seat(drawn, 2).number, "reason": "floor decision"}
+    body.update(change)
+    if body["seat"] == "occupied":
+        body["seat"] = Seat.objects.filter(table__tournament=drawn, table__number=2, entry__isnull=False).first().number
+    before = state(drawn)
+    response = director.post(f"/api/tournaments/{drawn.pk}/moves/manual/", body, format="json")
+    assert response.status_code == status, response.json()
+    assert words in response.json()["detail"]
+    assert state(drawn) == before
+
+
+def test_moving_a_busted_player_is_refused(director, drawn):
+    seat = Seat.objects.filter(table__tournament=drawn, entry__isnull=False).first()
+    Entry.objects.filter(pk=seat.entry_id).update(status=Entry.Status.BUSTED, chips=0)
+    before = state(drawn)
+    response = director.post(f"/api/tournaments/{drawn.pk}/moves/manual/", {
+        "entry": seat.entry_id, "table": 2, "seat": open_seat(drawn, 2).number, "reason": "x"}, format="json")
+    assert response.status_code == 409
+    assert "out of the tournament" in response.json()["detail"]
+    assert state(drawn) == before
+
+
+def test_a_ninth_seat_at_a_table_is_refused(director):
+    """R2.7: nine players cannot be dealt Courchevel; a table of 8 has no ninth seat to move into."""
+    tournament = make_tournament(players=16)
+    services.draw_seats(tournament)
+    mover = Seat.objects.filter(table__tournament=tournament, table__number=2, entry__isnull=False).first()
+    before = state(tournament)
+    response = director.post(f"/api/tournaments/{tournament.pk}/moves/manual/", {
+        "entry": mover.entry_id, "table": 1, "seat": 9, "reason": "squeeze in"}, format="json")
+    assert response.status_code == 422
+    assert response.json()["rule"] == "R2.7"
+    assert state(tournament) == before
+
+
+def test_suggested_moves_change_nothing_then_apply_makes_them(director, drawn):
+    # Three players bust at table 1: 4 against 7, so one player must move (R8.3).
+    for seat in Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False)[:3]:
+        Entry.objects.filter(pk=seat.entry_id).update(status=Entry.Status.BUSTED, chips=0)
+    before = state(drawn)
+    suggested = director.get(f"/api/tournaments/{drawn.pk}/moves/suggested/").json()
+    assert state(drawn) == before
+    assert [(m["from_table"], m["to_table"], m["reason"]) for m in suggested] == [(2, 1, "balance")]
+    applied = director.post(f"/api/tournaments/{drawn.pk}/moves/apply/").json()
+    assert [(m["entry"], m["to_table"], m["to_seat"]) for m in applied] == [
+        (m["entry"], m["to_table"], m["to_seat"]) for m in suggested]
+    again = director.post(f"/api/tournaments/{drawn.pk}/moves/apply/").json()
+    assert again == []  # idempotent: nobody moves twice
+    done = director.get(f"/api/tournaments/{drawn.pk}/moves/?status=done").json()
+    assert len(done) == 1
+    ack = director.post(f"/api/moves/{done[0]['id']}/acknowledge/")
+    assert ack.status_code == 200 and ack.json()["status"] == "acknowledged"
+    assert director.post(f"/api/moves/{done[0]['id']}/acknowledge/").json()["status"] == "acknowledged"
+
+
+def test_a_pending_move_cannot_be_acknowledged(director, drawn):
+    services.hand_started(Table.objects.get(tournament=drawn, number=2))
+    for seat in Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False)[:3]:
+        Entry.objects.filter(pk=seat.entry_id).update(status=Entry.Status.BUSTED, chips=0)
+    moves = director.post(f"/api/tournaments/{drawn.pk}/moves/apply/").json()
+    assert [m["status"] for m in moves] == ["pending"]
+    before = state(drawn)
+    response = director.post(f"/api/moves/{moves[0]['id']}/acknowledge/")
+    assert response.status_code == 409
+    assert state(drawn) == before
+    chart = director.get(f"/api/tournaments/{drawn.pk}/seating/").json()
+    assert [m["id"] for m in chart["pending_moves"]] == [moves[0]["id"]]
+
+
+def test_lock_keeps_a_player_from_being_moved(director, drawn):
+    """R8.3 override: the player due to move is locked, so the next one in line moves instead."""
+    for seat in Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False)[:3]:
+        Entry.objects.filter(pk=seat.entry_id).update(status=Entry.Status.BUSTED, chips=0)
+    first = director.get(f"/api/tournaments/{drawn.pk}/moves/suggested/").json()[0]
+    table2 = Table.objects.get(tournament=drawn, number=2)
+    response = director.post(f"/api/tables/{table2.pk}/seats/{first['from_seat']}/lock/",
+                             {"reason": "medical"}, format="json")
+    assert response.status_code == 200 and response.json()["locked"] is True
+    second = director.get(f"/api/tournaments/{drawn.pk}/moves/suggested/").json()[0]
+    assert second["entry"] != first["entry"] and second["from_table"] == 2
+    assert director.delete(f"/api/tables/{table2.pk}/seats/{first['from_seat']}/lock/").json()["locked"] is False
+
+
+def test_lock_needs_a_reason_and_an_existing_seat(director, drawn):
+    table = Table.objects.get(tournament=drawn, number=1)
+    before = state(drawn)
+    assert director.post(f"/api/tables/{table.pk}/seats/1/lock/", {}, format="json").status_code == 400
+    assert director.post(f"/api/tables/{table.pk}/seats/9/lock/", {"reason": "x"}, format="json").status_code == 404
+    assert state(drawn) == before
+
+
+def test_break_order_can_be_seen_and_changed(director):
+    """R8.4: highest table number breaks first by default; the director can change it."""
+    tournament = make_tournament(players=24)
+    services.draw_seats(tournament)
+    url = f"/api/tournaments/{tournament.pk}/seating/break-order/"
+    assert director.get(url).json() == {"order": [3, 2, 1]}
+    assert director.put(url, {"order": [1, 3, 2]}, format="json").json() == {"order": [1, 3, 2]}
+    before = state(tournament)
+    bad = director.put(url, {"order": [1, 3]}, format="json")
+    assert bad.status_code == 400 and "missing 2" in bad.json()["detail"]
+    assert director.put(url, {"order": [1, 3, 9, 2]}, format="json").status_code == 400
+    assert state(tournament) == before
+
+
+def test_plan_changes_are_validated(director, drawn):
+    url = f"/api/tournaments/{drawn.pk}/seating/plan/"
+    assert director.patch(url, {"allowed_difference": 2}, format="json").json()["allowed_difference"] == 2
+    bad = director.patch(url, {"allowed_difference": 0}, format="json")
+    assert bad.status_code == 400 and "allowed_difference" in bad.json()["detail"]
+    assert director.get(url).json()["allowed_difference"] == 2
+
+
+def test_moves_filter_rejects_an_unknown_status(director, drawn):
+    response = director.get(f"/api/tournaments/{drawn.pk}/moves/?status=flying")
+    assert response.status_code == 400 and "flying" in response.json()["detail"]
