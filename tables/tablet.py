@@ -1,11 +1,29 @@
-"""The dealer tablet page. Its live state comes over the table's socket; its actions go to the
-dealing API with the device token (``Authorization: Device …``) and a client_action_id, so a
-retried request never acts twice."""
+"""The dealer tablet page and its small API.
+
+The page's live state comes over the table's socket. Betting actions go to the dealing API with the
+device token (``Authorization: Device …``) and a client_action_id, so a retried request never acts
+twice. Calling the floor and acknowledging a seat move are here.
+"""
 
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from drf_spectacular.utils import extend_schema
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.exceptions import NotFound
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from tournaments.devices import DeviceKind, device_from_cookies
+from config.api import Conflict
+from tournaments.devices import (
+    DeviceKind,
+    DeviceTokenAuthentication,
+    StaffOrTableDevicePermission,
+    actor_and_device,
+    call_floor,
+    device_from_cookies,
+)
+
 
 
 def tablet_labels() -> dict:
@@ -85,3 +103,51 @@ def tablet(request, table_id: int):
             "device": device,
         },
     )
+
+
+# --- the tablet's own small API (call the floor, acknowledge a move) -------------------------------
+
+TABLET_ERRORS = {401: None, 403: None, 404: None, 409: None}
+
+
+class TabletView(APIView):
+    authentication_classes = [DeviceTokenAuthentication, SessionAuthentication]
+    permission_classes = [StaffOrTableDevicePermission]
+
+    def table(self, table_id):
+        from tables.models import Table
+
+        table = Table.objects.filter(pk=table_id).first()
+        if table is None:
+            raise NotFound(gettext_lazy("No such table."))
+        return table
+
+
+class CallFloorView(TabletView):
+    @extend_schema(summary="A dealer tablet calls the floor to its table", request=None,
+                   responses={200: dict, **TABLET_ERRORS})
+    def post(self, request, table_id):
+        table = self.table(table_id)
+        actor, device = actor_and_device(request)
+        call = call_floor(table, actor=actor, device_label=device)
+        return Response({"floor_call": call.pk, "called_at": call.called_at})
+
+
+class AcknowledgeMoveView(TabletView):
+    @extend_schema(summary="The dealer saw a moved player arrive or leave", request=None,
+                   responses={200: dict, **TABLET_ERRORS})
+    def post(self, request, table_id, move_id):
+        from tables import services
+        from tables.models import Move
+        from tournaments.services import TournamentError
+
+        table = self.table(table_id)
+        move = Move.objects.filter(pk=move_id).first()
+        if move is None or table.pk not in (move.to_table_id, move.from_table_id):
+            raise NotFound(gettext_lazy("No such move at this table."))
+        actor, device = actor_and_device(request)
+        try:
+            move = services.acknowledge_move(move, actor=actor)
+        except TournamentError as exc:
+            raise Conflict(str(exc)) from None
+        return Response({"move": move.pk, "status": move.status})

@@ -153,6 +153,24 @@ class Announcement(models.Model):
         return self.text
 
 
+class FloorCall(models.Model):
+    """A dealer pressed "call the floor" on a tablet; open until a floor person answers it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="floor_calls")
+    table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, related_name="floor_calls")
+    device_label = models.CharField(_("device"), max_length=100, blank=True)
+    called_at = models.DateTimeField(_("called at"), auto_now_add=True)
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-called_at", "-id"]
+        verbose_name = _("floor call")
+        verbose_name_plural = _("floor calls")
+
+
 # --- versions -------------------------------------------------------------------------------------
 
 
@@ -330,6 +348,44 @@ def device_from_cookies(cookies: dict, kind: str, object_id: int) -> Device | No
         return None
     owner = device.table_id if kind == DeviceKind.TABLET else device.tournament_id
     return device if owner == object_id else None
+
+
+# --- the floor ----------------------------------------------------------------------------------
+
+
+def call_floor(table, *, actor=None, device_label: str = "") -> FloorCall:
+    """A table asks for a floor person. A second press while one is open changes nothing."""
+    from config import live
+
+    from .services import record_audit
+
+    with transaction.atomic():
+        open_call = FloorCall.objects.select_for_update().filter(table=table, answered_at__isnull=True).first()
+        if open_call is not None:
+            return open_call
+        call = FloorCall.objects.create(tournament_id=table.tournament_id, table=table, device_label=device_label)
+        record_audit(actor if getattr(actor, "pk", None) else None, "floor.called", table,
+                     device_label=device_label)
+        live.tournament_changed(table.tournament_id, "floor")
+        live.table_changed(table.pk, "floor")
+    return call
+
+
+def answer_floor_call(call: FloorCall, *, actor=None) -> FloorCall:
+    from config import live
+
+    from .services import record_audit
+
+    with transaction.atomic():
+        call = FloorCall.objects.select_for_update().get(pk=call.pk)
+        if call.answered_at is None:
+            call.answered_at = timezone.now()
+            call.answered_by = actor if getattr(actor, "pk", None) else None
+            call.save(update_fields=["answered_at", "answered_by"])
+            record_audit(call.answered_by, "floor.answered", call.table)
+            live.tournament_changed(call.tournament_id, "floor")
+            live.table_changed(call.table_id, "floor")
+    return call
 
 
 # --- demo -----------------------------------------------------------------------------------------

@@ -22,7 +22,9 @@ from .devices import (
     Announcement,
     Device,
     DeviceKind,
+    FloorCall,
     PairingError,
+    answer_floor_call,
     create_pairing_code,
     device_for_token,
     device_from_cookies,
@@ -237,6 +239,8 @@ def console(request, tournament_id: int):
             "devices": devices,
             "audit": audit,
             "announcement": Announcement.objects.filter(tournament=tournament, active=True).first(),
+            "floor_calls": FloorCall.objects.filter(tournament=tournament, answered_at__isnull=True)
+            .select_related("table"),
             "clock_state": clock_state,
             "ws_path": f"/ws/tournaments/{tournament.pk}/director/",
             "labels": clock_labels(),
@@ -393,3 +397,12 @@ def console_revoke(request, tournament_id: int, device_id: int):
     revoke_device(device, actor=request.user, reason=request.POST.get("reason", ""))
     messages.success(request, _("%(device)s is revoked.") % {"device": device.label})
     return _back(request, tournament, "devices")
+
+
+@staff_member_required
+@require_POST
+def console_answer_floor(request, tournament_id: int, call_id: int):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    call = get_object_or_404(FloorCall, pk=call_id, tournament=tournament)
+    answer_floor_call(call, actor=request.user)
+    return _back(request, tournament, "clock")

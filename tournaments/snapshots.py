@@ -226,6 +226,12 @@ def director_snapshot(tournament_id: int) -> dict:
     data = clock_data(tournament)
     data["tables"] = tables_summary(tournament)
     data["devices"] = devices_summary(tournament)
+    from .devices import FloorCall
+
+    data["floor_calls"] = [
+        {"id": c.pk, "table": c.table.number, "called_at": _ms(c.called_at)}
+        for c in FloorCall.objects.filter(tournament=tournament, answered_at__isnull=True).select_related("table")
+    ]
     return envelope("director", version, data)
 
 
@@ -247,16 +253,33 @@ def current_level_payload(tournament: Tournament) -> dict | None:
     return _level_payload(level, level.order, None)
 
 
-def _public_hand(hand) -> dict | None:
-    """The dealing app's public view of a hand (no unshown hole cards, no seed, no deck)."""
+def hand_payload(hand) -> dict | None:
+    """A hand as any screen may see it: the dealing app's public view (no unshown hole cards, no
+    seed, no deck, no burns), its last event number (the tablet's ``expected_seq``) and commitment."""
     if hand is None:
         return None
     from dealing import services as dealing_services
 
-    view = getattr(dealing_services, "public_state", None) or getattr(dealing_services, "public_view", None)
-    if view is None:
-        return {"id": hand.pk, "number": hand.number, "status": hand.status}
-    return view(hand)
+    view = dealing_services.snapshot(hand)["public"]
+    return {
+        "id": hand.pk,
+        "number": hand.number,
+        "status": hand.status,
+        "deal_mode": hand.deal_mode,
+        "seq": hand.state_seq,
+        "seed_commitment": hand.seed_commitment,
+        "state": view,
+    }
+
+
+def _waits_for_round(table, tournament, hand) -> bool:
+    """Hand-for-hand (R8.6): this table has played its hand of the round and others still play."""
+    if not tournament.hand_for_hand or table.hand_in_progress:
+        return False
+    started = tournament.hand_for_hand_round_started_at
+    if hand is None or not hand.is_over or started is None or hand.finished_at is None or hand.finished_at < started:
+        return False
+    return type(table).objects.filter(tournament=tournament, hand_in_progress=True).exclude(pk=table.pk).exists()
 
 
 def table_data(table) -> dict:
@@ -303,13 +326,11 @@ def table_data(table) -> dict:
         halted = halted_reason(table)
     except ImportError:
         pass
-    hand = None
-    try:
-        from dealing.models import Hand
+    from dealing.models import Hand
 
-        hand = Hand.objects.filter(table=table).order_by("-number").first()
-    except ImportError:
-        pass
+    from .devices import FloorCall
+
+    hand = Hand.objects.filter(table=table).order_by("-number").first()
     return {
         "tournament": tournament_public(tournament),
         "level": current_level_payload(tournament),
@@ -325,7 +346,9 @@ def table_data(table) -> dict:
         },
         "seats": seats,
         "moves": moves,
-        "hand": _public_hand(hand),
+        "hand": hand_payload(hand),
+        "wait": _waits_for_round(table, tournament, hand),
+        "floor_called": FloorCall.objects.filter(table=table, answered_at__isnull=True).exists(),
     }
 
 

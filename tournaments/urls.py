@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from tables.tablet import tablet
+from tables.tablet import AcknowledgeMoveView, CallFloorView, tablet
 
 from . import screens
 
@@ -13,6 +13,9 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
     path("clock/<int:tournament_id>/", screens.clock_screen, name="clock-screen"),
     path("tablet/<int:table_id>/", tablet, name="tablet"),
+    path("tablet/<int:table_id>/floor/", CallFloorView.as_view(), name="tablet-floor"),
+    path("tablet/<int:table_id>/moves/<int:move_id>/acknowledge/", AcknowledgeMoveView.as_view(),
+         name="tablet-acknowledge-move"),
     path("pair/", screens.pair, name="pair"),
     path("pair/<str:code>/", screens.pair, name="pair-code"),
     path("screen/<str:token>/", screens.demo_screen, name="demo-screen"),
@@ -22,6 +25,8 @@ urlpatterns = [
     path("console/<int:tournament_id>/announce/", screens.console_announce, name="console-announce"),
     path("console/<int:tournament_id>/register/", screens.console_register, name="console-register"),
     path("console/<int:tournament_id>/entries/<int:entry_id>/bust/", screens.console_bust, name="console-bust"),
+    path("console/<int:tournament_id>/floor/<int:call_id>/answer/", screens.console_answer_floor,
+         name="console-answer-floor"),
     path("console/<int:tournament_id>/devices/pair/", screens.console_pair, name="console-pair"),
     path("console/<int:tournament_id>/devices/<int:device_id>/revoke/", screens.console_revoke,
          name="console-revoke"),

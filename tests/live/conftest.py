@@ -49,3 +49,8 @@ def staff(db):
 @pytest.fixture
 def plain_user(db):
     return get_user_model().objects.create_user("someone", password="pw-someone-1")
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

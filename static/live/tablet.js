@@ -1,0 +1,355 @@
+/* The dealer tablet: seat map, board, pots, the legal actions with their exact amounts.
+ *
+ * Every amount offered comes from the engine's legal options in the snapshot (never computed here).
+ * Each input carries a client_action_id and the hand's expected_seq; a request that fails on the
+ * way is shown plainly and can be sent again with the same id, which the server answers without
+ * acting twice. */
+(function () {
+  "use strict";
+  var L = window.Live, el = L.el;
+  var SUITS = { c: "♣", d: "♦", h: "♥", s: "♠" };
+  var RANKS = "23456789TJQKA";
+
+  function cardFace(code, cls) {
+    if (!code) return el("span", { class: "card-face slot " + (cls || "") });
+    var rank = code[0] === "T" ? "10" : code[0], suit = code[1];
+    return el("span", { class: "card-face " + (suit === "h" || suit === "d" ? "red " : "") + (cls || ""), "data-card": code, text: rank + SUITS[suit] });
+  }
+  function newId() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return "t" + Date.now().toString(36) + Math.random().toString(36).slice(2, 10);
+  }
+
+  function Tablet(root) {
+    this.root = root;
+    this.T = L.labels();
+    this.tableId = Number(root.getAttribute("data-table"));
+    this.token = root.getAttribute("data-token");
+    this.csrf = root.getAttribute("data-csrf");
+    this.data = null;
+    this.busy = false;
+    this.failed = null;
+    this.amount = null;
+    this.amountOpen = false;
+    this.picked = [];
+    var self = this;
+    this.socket = new L.LiveSocket(root.getAttribute("data-ws"), {
+      snapshot: function (data) { self.update(data); },
+      status: function (state) { self.status(state); },
+    });
+    this.q("[data-role=call-floor]").addEventListener("click", function () {
+      self.send(self.T.call_floor, "/tablet/" + self.tableId + "/floor/", {});
+    });
+  }
+
+  Tablet.prototype.q = function (sel) { return this.root.querySelector(sel); };
+
+  Tablet.prototype.status = function (state) {
+    var T = this.T, overlay = this.q("[data-role=overlay]");
+    this.q("[data-role=connection]").textContent = state === "offline" ? T.offline : "";
+    if (state === "revoked" || state === "unauthorized") {
+      overlay.textContent = state === "revoked" ? T.revoked : T.unauthorized;
+      overlay.hidden = false;
+      this.root.setAttribute("data-cut-off", "true");
+    }
+  };
+
+  Tablet.prototype.update = function (data) {
+    var oldHand = this.data && this.data.hand, newHand = data.hand;
+    var changed = !oldHand || !newHand || oldHand.id !== newHand.id || oldHand.seq !== newHand.seq;
+    this.data = data;
+    if (changed) { this.amount = null; this.amountOpen = false; this.picked = []; }
+    this.root.setAttribute("data-version", String(this.socket.version));
+    this.render();
+  };
+
+  /* ---- requests ---- */
+  Tablet.prototype.send = function (label, url, body) {
+    var self = this, T = this.T;
+    if (this.busy) return;
+    this.busy = true;
+    this.failed = null;
+    this.render();
+    var headers = { "Content-Type": "application/json", Accept: "application/json" };
+    if (this.token) headers.Authorization = "Device " + this.token;
+    else headers["X-CSRFToken"] = this.csrf;
+    fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body), credentials: "same-origin" })
+      .then(function (response) {
+        return response.json().catch(function () { return {}; }).then(function (json) {
+          self.busy = false;
+          if (response.ok) {
+            self.failed = null;
+            self.socket.refresh();
+          } else {
+            var stale = response.status === 409 && json.code === "stale";
+            // A refused request changed nothing; say why. Retrying helps only with server trouble.
+            self.failed = { label: label, message: json.detail || response.statusText, url: url, body: body,
+                            retry: response.status >= 500 };
+            if (stale) self.socket.refresh();
+          }
+          self.render();
+        });
+      })
+      .catch(function () {
+        self.busy = false;
+        // The request may or may not have arrived: the same client_action_id makes the retry safe.
+        self.failed = { label: label, message: T.offline, url: url, body: body, retry: true };
+        self.render();
+      });
+  };
+
+  Tablet.prototype.input = function (label, body) {
+    var hand = this.data.hand;
+    body.client_action_id = newId();
+    body.expected_seq = hand.seq;
+    this.send(label, "/api/hands/" + hand.id + "/actions/", body);
+  };
+
+  /* ---- rendering ---- */
+  Tablet.prototype.render = function () {
+    var data = this.data;
+    if (!data) return;
+    var T = this.T, hand = data.hand, state = hand ? hand.state : null;
+    var live = hand && hand.status === "running";
+    var level = data.level;
+    this.q("[data-role=level]").textContent = level ? (data.tournament.betting === "fixed_limit" && level.small_bet ?
+      level.small_bet + "/" + level.big_bet : level.small_blind + "/" + level.big_blind) + (level.ante ? " · " + T.level + " ante " + level.ante : "") : "";
+    this.q("[data-role=hand-label]").textContent = hand ? T.hand + " #" + hand.number : "";
+    this.q("[data-role=commitment]").textContent = hand && hand.seed_commitment ? T.commitment + " " + hand.seed_commitment : "";
+    this.renderSeats(data, live ? state : (hand ? state : null));
+    this.renderBoard(state, live);
+    this.renderNotices(data);
+    this.renderActions(data, live ? state : null);
+    this.renderResult(hand && !live ? state : null);
+  };
+
+  Tablet.prototype.renderSeats = function (data, state) {
+    var felt = this.q("[data-role=felt]"), T = this.T;
+    felt.querySelectorAll(".seat").forEach(function (n) { n.remove(); });
+    var count = data.table.seats || data.seats.length, players = {};
+    (state ? state.players : []).forEach(function (p) { players[p.seat] = p; });
+    var button = state ? state.button_seat : data.table.button_seat;
+    var sb = state ? state.small_blind_seat : null, bb = state ? state.big_blind_seat : data.table.big_blind_seat;
+    var toAct = state && state.phase === "action" ? state.to_act : null;
+    data.seats.forEach(function (seat) {
+      var angle = (Math.PI / 2) + (seat.number - 1) * (2 * Math.PI / count);
+      var x = 50 - 41 * Math.cos(angle), y = 50 + 38 * Math.sin(angle);
+      var p = players[seat.number];
+      var marks = el("div", { class: "marks" }, [
+        seat.number === button ? el("span", { class: "mark btn-mark", title: T.button, text: "D" }) : null,
+        seat.number === sb ? el("span", { class: "mark sb", text: T.sb }) : null,
+        seat.number === bb ? el("span", { class: "mark bb", text: T.bb }) : null,
+      ]);
+      var cls = "seat" + (!seat.entry_id ? " empty" : "") + (p && p.folded ? " folded" : "") + (seat.number === toAct ? " to-act" : "");
+      var stack = p ? p.stack : seat.chips;
+      var node = el("div", { class: cls, "data-seat": seat.number, style: "left:" + x + "%;top:" + y + "%" }, [
+        marks,
+        el("div", { class: "name", text: seat.number + " · " + (seat.name || "—") }),
+        el("div", { class: "stack", text: stack === null || stack === undefined ? "" : L.fmtNumber(stack) + (p && p.all_in ? " · " + T.all_in_label : "") }),
+        el("div", { class: "bet", "data-role": "bet", text: p && p.bet ? L.fmtNumber(p.bet) : (p && p.folded ? T.folded : "") }),
+        p && p.cards ? el("div", { class: "shown" }, p.cards.map(function (c) { return cardFace(c, "small"); })) : null,
+      ]);
+      felt.appendChild(node);
+    });
+  };
+
+  Tablet.prototype.renderBoard = function (state, live) {
+    var T = this.T, board = this.q("[data-role=board]"), pots = this.q("[data-role=pots]"), street = this.q("[data-role=street]");
+    board.innerHTML = ""; pots.innerHTML = ""; street.textContent = "";
+    if (!state) { street.textContent = T.no_hand; return; }
+    var preflop = state.street === "preflop";
+    for (var i = 0; i < 5; i++) {
+      // R4.2: the first flop card is dealt face up before any betting.
+      board.appendChild(cardFace(state.board[i], i === 0 && preflop && state.board[0] ? "exposed" : ""));
+    }
+    if (preflop && state.board[0] && live) street.textContent = T.exposed;
+    (state.pots || []).forEach(function (pot, i) {
+      pots.appendChild(el("span", { class: "pot", "data-role": "pot", text: (i === 0 ? T.main_pot : T.side_pot + " " + i) + " " + L.fmtNumber(pot.amount) }));
+    });
+  };
+
+  Tablet.prototype.renderNotices = function (data) {
+    var T = this.T, self = this, box = this.q("[data-role=notices]");
+    box.innerHTML = "";
+    if (data.wait) box.appendChild(el("div", { class: "notice wait", "data-role": "wait", text: T.wait }));
+    if (data.table.halted_reason) box.appendChild(el("div", { class: "notice", text: T.halted + ": " + data.table.halted_reason }));
+    data.moves.forEach(function (move) {
+      var text = move.outgoing
+        ? L.interp(T.move_to, { name: move.name, table: move.to_table, seat: move.to_seat })
+        : L.interp(T.move_in, { name: move.name, table: move.from_table || "–", seat: move.to_seat });
+      box.appendChild(el("div", { class: "notice", "data-role": "move" }, [
+        el("div", { text: T.move + ": " + text + " (" + move.status_label + ")" }),
+        move.status === "done" ? el("button", { class: "big", text: T.acknowledge, onclick: function () {
+          self.send(T.acknowledge, "/tablet/" + self.tableId + "/moves/" + move.id + "/acknowledge/", {});
+        } }) : null,
+      ]));
+    });
+    if (data.floor_called) box.appendChild(el("div", { class: "notice", text: T.floor_called }));
+    this.q("[data-role=call-floor]").disabled = !!data.floor_called;
+    if (this.failed) {
+      var failed = this.failed;
+      box.appendChild(el("div", { class: "notice fail", "data-role": "failure", role: "alert" }, [
+        el("div", { text: T.failed + " (" + failed.label + "): " + failed.message }),
+        failed.retry ? el("button", { class: "big", "data-role": "retry", text: T.retry, onclick: function () {
+          self.send(failed.label, failed.url, failed.body);
+        } }) : null,
+      ]));
+    }
+  };
+
+  Tablet.prototype.renderActions = function (data, state) {
+    var T = this.T, self = this, box = this.q("[data-role=actions]"), toAct = this.q("[data-role=to-act]");
+    var amountBox = this.q("[data-role=amount-box]"), pickerBox = this.q("[data-role=picker-box]");
+    box.innerHTML = ""; toAct.textContent = ""; amountBox.hidden = true; pickerBox.hidden = true;
+    var busy = this.busy;
+    function button(text, cls, onclick, attrs) {
+      var b = el("button", Object.assign({ class: cls, text: text, onclick: onclick }, attrs || {}));
+      b.disabled = busy;
+      box.appendChild(b);
+      return b;
+    }
+    if (!state) {
+      var blocked = data.wait || !!data.table.halted_reason;
+      button(T.start_hand, "big wide", function () { self.send(T.start_hand, "/api/hands/", { table: self.tableId }); },
+             { "data-action": "start" }).disabled = busy || blocked;
+      return;
+    }
+    var seatName = function (n) {
+      var s = data.seats.filter(function (x) { return x.number === n; })[0];
+      return T.seat + " " + n + (s && s.name ? " · " + s.name : "");
+    };
+    if (state.phase === "board") {
+      toAct.textContent = T.board_cards + " (" + state.board_needed + ")";
+      this.renderPicker(state, state.board_needed, function (cards) { self.input(T.board_cards, { type: "board", cards: cards }); });
+      return;
+    }
+    if (state.phase === "show") {
+      toAct.textContent = L.interp(T.seat_hole, { seat: state.to_show });
+      this.renderPicker(state, 5, function (cards) { self.input(T.shows, { type: "show", seat: state.to_show, cards: cards }); });
+      if (!state.must_show) button("Muck", "fold wide", function () { self.input("muck", { type: "muck", seat: state.to_show }); });
+      return;
+    }
+    var o = state.options;
+    if (!o) return;
+    toAct.textContent = T.to_act + ": " + seatName(o.seat);
+    var act = function (label, action, amount) {
+      var body = { type: "action", seat: o.seat, action: action };
+      if (amount !== undefined) body.amount = amount;
+      self.input(label, body);
+    };
+    if (o.actions.indexOf("fold") >= 0) button(T.fold, "fold", function () { act(T.fold, "fold"); }, { "data-action": "fold" });
+    if (o.actions.indexOf("check") >= 0) button(T.check, "check", function () { act(T.check, "check"); }, { "data-action": "check" });
+    if (o.actions.indexOf("call") >= 0) {
+      var callText = T.call + " " + L.fmtNumber(o.call) + (o.call_all_in ? " · " + T.all_in_label : "");
+      button(callText, "call", function () { act(callText, "call"); }, { "data-action": "call", "data-amount": o.call });
+    }
+    if (o.raise_kind && o.min_to !== null && o.max_to !== null) {
+      var verb = o.raise_kind === "bet" ? T.bet : T.raise_to;
+      if (o.min_to === o.max_to) {
+        var fixedText = verb + " " + L.fmtNumber(o.min_to);
+        button(fixedText, "raise", function () { act(fixedText, o.raise_kind, o.min_to); }, { "data-action": o.raise_kind, "data-amount": o.min_to });
+      } else {
+        button(verb + " " + L.fmtNumber(o.min_to) + "–" + L.fmtNumber(o.max_to), "raise", function () {
+          self.amountOpen = !self.amountOpen;
+          if (self.amount === null) self.amount = o.min_to;
+          self.render();
+        }, { "data-action": "open-amount" });
+        var topText = (data.tournament.betting === "pot_limit" ? T.pot_bet : T.all_in) + " " + L.fmtNumber(o.max_to);
+        button(topText, "raise", function () { act(topText, o.raise_kind, o.max_to); }, { "data-action": "max", "data-amount": o.max_to });
+        if (this.amountOpen) this.renderAmount(o, verb, act);
+      }
+    }
+  };
+
+  /* Keypad and slider: only amounts from min_to to max_to can be confirmed. */
+  Tablet.prototype.renderAmount = function (o, verb, act) {
+    var self = this, T = this.T, box = this.q("[data-role=amount-box]");
+    box.hidden = false; box.innerHTML = "";
+    var value = this.amount === null ? o.min_to : this.amount;
+    var legal = value >= o.min_to && value <= o.max_to;
+    var slider = el("input", { type: "range", min: o.min_to, max: o.max_to, step: 1, value: Math.min(Math.max(value, o.min_to), o.max_to), "aria-label": T.amount });
+    slider.addEventListener("input", function () { self.amount = Number(slider.value); self.render(); });
+    var keypad = el("div", { class: "keypad" });
+    "123456789C0⌫".split("").forEach(function (k) {
+      keypad.appendChild(el("button", { text: k === "C" ? T.clear : k, onclick: function () {
+        var s = String(self.amount === null ? "" : self.amount);
+        if (k === "C") s = "";
+        else if (k === "⌫") s = s.slice(0, -1);
+        else s = (self.amountTyped ? s : "") + k;
+        self.amountTyped = k !== "C";
+        self.amount = s === "" ? 0 : Number(s);
+        self.render();
+      } }));
+    });
+    var confirmText = verb + " " + L.fmtNumber(value);
+    var confirm = el("button", { class: "big", "data-action": "confirm-amount", text: legal ? confirmText : L.fmtNumber(o.min_to) + "–" + L.fmtNumber(o.max_to), onclick: function () {
+      if (value >= o.min_to && value <= o.max_to) act(confirmText, o.raise_kind, value);
+    } });
+    confirm.disabled = !legal || this.busy;
+    box.appendChild(el("div", { class: "amount-value", "data-role": "amount", text: L.fmtNumber(value) }));
+    box.appendChild(slider);
+    box.appendChild(el("div", { class: "presets" }, [
+      el("button", { class: "secondary", text: "Min " + L.fmtNumber(o.min_to), onclick: function () { self.amount = o.min_to; self.amountTyped = false; self.render(); } }),
+      el("button", { class: "secondary", text: "Max " + L.fmtNumber(o.max_to), onclick: function () { self.amount = o.max_to; self.amountTyped = false; self.render(); } }),
+    ]));
+    box.appendChild(keypad);
+    box.appendChild(confirm);
+  };
+
+  /* Entered-card mode: a card already on the board, shown, or picked is refused. */
+  Tablet.prototype.renderPicker = function (state, needed, done) {
+    var self = this, T = this.T, box = this.q("[data-role=picker-box]");
+    box.hidden = false; box.innerHTML = "";
+    var used = {};
+    state.board.forEach(function (c) { used[c] = true; });
+    state.players.forEach(function (p) { (p.cards || []).forEach(function (c) { used[c] = true; }); });
+    var picker = el("div", { class: "picker" });
+    "shdc".split("").forEach(function (suit) {
+      RANKS.split("").slice().reverse().forEach(function (rank) {
+        var code = rank + suit, chosen = self.picked.indexOf(code) >= 0;
+        var b = el("button", { class: (suit === "h" || suit === "d" ? "red" : "") + (chosen ? " chosen" : ""), "data-card": code,
+          title: used[code] ? T.card_used : "", text: (rank === "T" ? "10" : rank) + SUITS[suit], onclick: function () {
+            if (used[code]) return;
+            if (chosen) self.picked.splice(self.picked.indexOf(code), 1);
+            else if (self.picked.length < needed) self.picked.push(code);
+            self.render();
+          } });
+        b.disabled = !!used[code];
+        if (chosen) b.style.outline = "3px solid #f2b632";
+        picker.appendChild(b);
+      });
+    });
+    box.appendChild(el("div", { class: "board" }, self.picked.map(function (c) { return cardFace(c, "small"); })));
+    box.appendChild(picker);
+    var ok = el("button", { class: "big", text: T.enter_cards + " (" + self.picked.length + "/" + needed + ")", onclick: function () {
+      if (self.picked.length === needed) done(self.picked.slice());
+    } });
+    ok.disabled = self.picked.length !== needed || this.busy;
+    box.appendChild(ok);
+  };
+
+  Tablet.prototype.renderResult = function (state) {
+    var T = this.T, box = this.q("[data-role=result]");
+    box.innerHTML = "";
+    var result = state && state.result;
+    box.hidden = !result;
+    if (!result) return;
+    box.appendChild(el("h3", { text: T.winners }));
+    var anyLow = false;
+    result.pots.forEach(function (pot, i) {
+      var lines = pot.awards.map(function (a) {
+        if (a.share === "low") anyLow = true;
+        var share = a.share === "high" ? T.high : a.share === "low" ? T.low : T.pot;
+        return el("div", { "data-role": "award", "data-share": a.share, "data-seat": a.seat },
+          [share + ": " + T.seat + " " + a.seat + " " + T.wins + " " + L.fmtNumber(a.amount) + (a.hand ? " (" + a.hand + ")" : "")]);
+      });
+      box.appendChild(el("div", null, [el("strong", { text: (i === 0 ? T.main_pot : T.side_pot + " " + i) + " " + L.fmtNumber(pot.amount) })].concat(lines)));
+    });
+    if (state.game === "courchevel_hilo" && !anyLow) box.appendChild(el("div", { class: "muted", text: T.no_low }));
+  };
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var root = document.getElementById("tablet");
+    if (root) root.tablet = new Tablet(root);
+  });
+})();

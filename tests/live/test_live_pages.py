@@ -1,0 +1,171 @@
+"""Pages and the tablet API: pairing, demo links, the console, device tokens, privacy of payloads."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tests.live.conftest import make_tournament
+from tournaments.devices import (
+    Device,
+    DeviceKind,
+    FloorCall,
+    PairingCode,
+    create_pairing_code,
+    demo_links,
+    redeem_pairing_code,
+    revoke_device,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def test_an_unpaired_screen_is_sent_to_pairing_and_a_code_pairs_it_once(client, tournament):
+    url = f"/clock/{tournament.pk}/"
+    assert client.get(url).status_code == 403
+    new = create_pairing_code(tournament=tournament, kind=DeviceKind.CLOCK)
+    typed = new.display.lower()  # codes are read aloud: case and the dash do not matter
+    response = client.post("/pair/", {"code": typed})
+    assert response.status_code == 302 and response["Location"] == url
+    cookie = response.cookies[f"dev_c{tournament.pk}"]
+    assert cookie["httponly"] and len(cookie.value) > 30
+    page = client.get(url)
+    assert page.status_code == 200 and b"data-clock" in page.content
+    # Only a hash is stored, and the code works once.
+    assert not PairingCode.objects.filter(code_hash=new.code).exists()
+    again = client.post("/pair/", {"code": new.code})
+    assert again.status_code == 400 and "already been used" in again.content.decode()
+    assert Device.objects.filter(tournament=tournament).count() == 1
+
+
+def test_expired_and_unknown_codes_are_refused_plainly(client, tournament):
+    new = create_pairing_code(tournament=tournament, kind=DeviceKind.CLOCK)
+    PairingCode.objects.filter(pk=new.pairing.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert "expired" in client.post("/pair/", {"code": new.code}).content.decode()
+    assert "not known" in client.post("/pair/", {"code": "ZZZZ-ZZZZ"}).content.decode()
+    assert "8 letters" in client.post("/pair/", {"code": "12"}).content.decode()
+    assert not Device.objects.exists()
+
+
+def test_a_tablet_code_pairs_only_its_table(client):
+    tournament = make_tournament(players=12)
+    first, second = tournament.tables.order_by("number")
+    new = create_pairing_code(tournament=tournament, kind=DeviceKind.TABLET, table=first)
+    response = client.post("/pair/", {"code": new.code})
+    assert response["Location"] == f"/tablet/{first.pk}/"
+    assert client.get(f"/tablet/{first.pk}/").status_code == 200
+    assert client.get(f"/tablet/{second.pk}/").status_code == 403
+
+
+def test_demo_links_open_screens_already_paired_and_only_demo_tokens_work(client, tournament):
+    links = dict(demo_links(tournament, "http://127.0.0.1:8000"))
+    assert set(links) == {"Clock screen", "Table 1 tablet", "Director console"}
+    clock_path = links["Clock screen"].removeprefix("http://127.0.0.1:8000")
+    response = client.get(clock_path)
+    assert response.status_code == 302 and response["Location"] == f"/clock/{tournament.pk}/"
+    assert client.get(response["Location"]).status_code == 200
+    tablet_path = links["Table 1 tablet"].removeprefix("http://127.0.0.1:8000")
+    response = client.get(tablet_path)
+    assert client.get(response["Location"]).status_code == 200
+    # A paired (non-demo) device's token never opens a screen from a link.
+    _, token = redeem_pairing_code(create_pairing_code(tournament=tournament, kind=DeviceKind.CLOCK).code)
+    assert client.get(f"/screen/{token}/").status_code == 404
+
+
+def test_console_is_for_staff(client, tournament, plain_user):
+    assert client.get(f"/console/{tournament.pk}/")["Location"].startswith("/login/")
+    client.force_login(plain_user)
+    assert client.get(f"/console/{tournament.pk}/").status_code == 302
+    assert client.post(f"/console/{tournament.pk}/clock/pause/").status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.paused_at is None
+
+
+def test_console_shows_every_panel_and_its_buttons_drive_the_services(client, tournament, staff):
+    client.force_login(staff)
+    page = client.get(f"/console/{tournament.pk}/").content.decode()
+    for section in ('id="clock"', 'id="entries"', 'id="seating"', 'id="payouts"', 'id="hands"', 'id="devices"',
+                    'id="audit"'):
+        assert section in page
+    assert "Player 1" in page and "Table 1" in page
+    response = client.post(f"/console/{tournament.pk}/clock/next_level/")
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.level_index == 1
+    from tournaments.models import AuditEntry
+
+    assert AuditEntry.objects.filter(tournament=tournament, action="clock.jump", actor=staff).exists()
+    # A refused change is reported and changes nothing.
+    client.post(f"/console/{tournament.pk}/clock/resume/")
+    messages = [str(m) for m in client.get(f"/console/{tournament.pk}/").context["messages"]]
+    assert any("not paused" in m for m in messages)
+    client.post(f"/console/{tournament.pk}/announce/", {"text": "Dinner break at level 6"})
+    from tournaments.snapshots import clock_snapshot
+
+    assert clock_snapshot(tournament.pk)["data"]["announcement"] == "Dinner break at level 6"
+
+
+def test_console_pairing_shows_a_code_and_qr_and_revoking_cuts_the_device_off(client, tournament, staff):
+    client.force_login(staff)
+    table = tournament.tables.get()
+    page = client.post(f"/console/{tournament.pk}/devices/pair/", {"kind": "tablet", "table": table.pk})
+    html = page.content.decode()
+    assert page.status_code == 200 and "<svg" in html and "/pair/" in html
+    code = page.context["new"].code
+    device, token = redeem_pairing_code(code)
+    assert device.table_id == table.pk and device.kind == "tablet"
+    client.post(f"/console/{tournament.pk}/devices/{device.pk}/revoke/")
+    device.refresh_from_db()
+    assert device.revoked_at is not None
+    tablet_client = type(client)()
+    tablet_client.cookies[device.cookie_name] = token
+    assert tablet_client.get(f"/tablet/{table.pk}/").status_code == 403
+
+
+def test_tablet_api_takes_the_device_token_for_its_own_table_only(client):
+    tournament = make_tournament(players=12)
+    first, second = tournament.tables.order_by("number")
+    tablet, token = redeem_pairing_code(
+        create_pairing_code(tournament=tournament, kind=DeviceKind.TABLET, table=first).code
+    )
+    _, clock_token = redeem_pairing_code(create_pairing_code(tournament=tournament, kind=DeviceKind.CLOCK).code)
+    auth = {"HTTP_AUTHORIZATION": f"Device {token}"}
+    assert client.post(f"/tablet/{second.pk}/floor/", **auth).status_code == 403
+    assert client.post(f"/tablet/{first.pk}/floor/", HTTP_AUTHORIZATION=f"Device {clock_token}").status_code == 403
+    assert client.post(f"/tablet/{first.pk}/floor/").status_code in (401, 403)
+    response = client.post(f"/tablet/{first.pk}/floor/", **auth)
+    assert response.status_code == 200
+    call = FloorCall.objects.get()
+    assert call.table_id == first.pk and call.device_label == tablet.label
+    # Pressing again while the floor is on the way changes nothing.
+    client.post(f"/tablet/{first.pk}/floor/", **auth)
+    assert FloorCall.objects.count() == 1
+    revoke_device(tablet)
+    refused = client.post(f"/tablet/{first.pk}/floor/", **auth)
+    assert refused.status_code == 401 and "revoked" in refused.json()["detail"]
+
+
+def test_no_payload_carries_hole_cards_seeds_or_the_deck():
+    """RULES 7.6: clock, console and table payloads are public, whatever the hand's state."""
+    from dealing import services as dealing
+    from tournaments.snapshots import PRIVATE_KEYS, clock_snapshot, director_snapshot, find_private_keys, table_snapshot
+
+    tournament = make_tournament(players=4, master_seed=True)
+    table = tournament.tables.get()
+    hand = dealing.start_next_hand(table)
+    full = dealing.snapshot(hand)["full"]
+    holes = [card for p in full["players"] for card in p["cards"]]
+    burns = full["burns"]
+    assert len(holes) == 20
+    payloads = [clock_snapshot(tournament.pk), director_snapshot(tournament.pk), table_snapshot(table.pk)]
+    for payload in payloads:
+        text = json.dumps(payload)
+        assert find_private_keys(payload) == [], payload["kind"]
+        assert bytes(hand.seed).hex() not in text and tournament.master_seed.hex() not in text
+        for card in holes + burns:
+            assert f'"{card}"' not in text, (payload["kind"], card)
+    table_payload = payloads[2]["data"]["hand"]
+    assert table_payload["seed_commitment"] == hand.seed_commitment
+    assert len(table_payload["state"]["board"]) == 1  # R4.2: only the exposed flop card is public
+    assert PRIVATE_KEYS >= {"seed", "deck", "hole_cards"}
