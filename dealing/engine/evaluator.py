@@ -214,15 +214,22 @@ _PAIR_KEYS = [_prime_key(p) for p in _PAIR_RANKS]
 _TRIPLE_ID = {_prime_key(t): i for i, t in enumerate(combinations_with_replacement(range(13), 3))}
 _PAIR_TRIPLE = [[_HIGH.get(p * t, -1) for p in _PAIR_KEYS] for t in _TRIPLE_ID]
 _PAIR_ID = {key: i for i, key in enumerate(_PAIR_KEYS)}
-# Hole rank multiset (prime key) -> the distinct pairs (ids) that two of its cards can make.
-_HOLE_PAIR_IDS = {
+# Rank multiset of two to five cards (prime key) -> the distinct pairs (ids) two of them can make.
+_PAIR_IDS_OF = {
     _prime_key(r): tuple(sorted({_PAIR_ID[_PRIMES[a] * _PRIMES[b]] for a, b in combinations(r, 2)}))
-    for r in _FIVE_RANKS
+    for n in (2, 3, 4, 5) for r in combinations_with_replacement(range(13), n) if r[0] != r[-1] or n < 5
 }
 # Board rank multiset (prime key) -> for each of the 91 pairs, the best non-flush strength with any
-# three of the board. Filled on first sight of each of the 6,175 board multisets (~30 µs each),
-# so that a player's high is then a handful of lookups in one small array.
+# three of the board. Filled on first sight of each of the 6,175 board multisets (a few tens of
+# µs each), so that a player's high is then a handful of lookups in one small array.
 _BEST_WITH_PAIR: dict[int, array] = {}
+# The same for flushes: suited board ranks (3 to 5 of them) -> best flush strength for each pair
+# of suited hole ranks (-1 for a pocket pair, which cannot be suited).
+_FLUSH_PAIR_TRIPLE = {
+    _prime_key(t): [_FLUSH.get(p * _prime_key(t), -1) for p in _PAIR_KEYS]
+    for t in combinations(range(13), 3)
+}
+_BEST_FLUSH_WITH_PAIR: dict[int, array] = {}
 
 
 def _best_with_pair(board_key: int, board) -> array:
@@ -231,6 +238,18 @@ def _best_with_pair(board_key: int, board) -> array:
         columns = [_PAIR_TRIPLE[_TRIPLE_ID[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c]]]
                    for a, b, c in combinations(board, 3)]
         row = _BEST_WITH_PAIR[board_key] = array("h", map(max, *columns))
+    return row
+
+
+def _best_flush_with_pair(suited_board) -> array:
+    key = 1
+    for c in suited_board:
+        key *= _CARD_PRIME[c]
+    row = _BEST_FLUSH_WITH_PAIR.get(key)
+    if row is None:
+        columns = [_FLUSH_PAIR_TRIPLE[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c]]
+                   for a, b, c in combinations(suited_board, 3)]
+        row = _BEST_FLUSH_WITH_PAIR[key] = array("h", map(max, *columns) if len(columns) > 1 else columns[0])
     return row
 
 
@@ -267,52 +286,46 @@ _NOT = [255 ^ m for m in range(256)]
 class Board:
     """What every player's evaluation needs from one board of five card ints, computed once."""
 
-    __slots__ = ("cards", "row", "low_mask", "flush_suit", "flush_triples")
+    __slots__ = ("cards", "row", "low_mask", "flush_suit", "flush_cards", "_flush_row")
 
     def __init__(self, board):
         b0, b1, b2, b3, b4 = self.cards = tuple(board)
-        self.row = _best_with_pair(
-            _CARD_PRIME[b0] * _CARD_PRIME[b1] * _CARD_PRIME[b2] * _CARD_PRIME[b3] * _CARD_PRIME[b4],
-            self.cards,
-        )
+        p = _CARD_PRIME
+        key = p[b0] * p[b1] * p[b2] * p[b3] * p[b4]
+        self.row = _BEST_WITH_PAIR.get(key) or _best_with_pair(key, self.cards)
         low = _CARD_LOW_BIT
         self.low_mask = low[b0] | low[b1] | low[b2] | low[b3] | low[b4]
         nib = _CARD_SUIT_NIBBLE
         self.flush_suit = suit = _FLUSH_SUIT.get(nib[b0] + nib[b1] + nib[b2] + nib[b3] + nib[b4], -1)
-        self.flush_triples = ()
-        if suit >= 0:
-            suited = [c for c in self.cards if c & 3 == suit]
-            self.flush_triples = tuple(
-                (_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c], (a, b, c)) for a, b, c in combinations(suited, 3)
-            )
+        self.flush_cards = () if suit < 0 else tuple(c for c in self.cards if c & 3 == suit)
+        self._flush_row = None
+
+    @property
+    def flush_row(self) -> array:
+        if self._flush_row is None:
+            self._flush_row = _best_flush_with_pair(self.flush_cards)
+        return self._flush_row
 
 
 prepare_board = Board
 
 
-def _best_flush(hole, board: Board) -> tuple[int, tuple[int, ...]]:
-    """Best flush or straight flush with two hole cards of the board's three-plus suit (R2.3);
-    (-1, ()) when the hole has fewer than two cards of that suit."""
-    suit = board.flush_suit
-    suited = [c for c in hole if c & 3 == suit]
-    best, cards = -1, ()
-    for a, b in combinations(suited, 2):
-        pair_key = _CARD_PRIME[a] * _CARD_PRIME[b]
-        for key, triple in board.flush_triples:
-            strength = _FLUSH[pair_key * key]
-            if strength > best:
-                best, cards = strength, (a, b, *triple)
-    return best, cards
-
-
 def _high(hole, board: Board) -> int:
+    """Best non-flush strength by the board's row; then a flush, only if two hole cards of the
+    board's three-plus suit can make one (R2.3)."""
     h0, h1, h2, h3, h4 = hole
     p = _CARD_PRIME
-    best = max(map(board.row.__getitem__, _HOLE_PAIR_IDS[p[h0] * p[h1] * p[h2] * p[h3] * p[h4]]))
-    if board.flush_triples:
-        flush = _best_flush(hole, board)[0]
-        if flush > best:
-            return flush
+    best = max(map(board.row.__getitem__, _PAIR_IDS_OF[p[h0] * p[h1] * p[h2] * p[h3] * p[h4]]))
+    suit = board.flush_suit
+    if suit >= 0:
+        suited = [c for c in hole if c & 3 == suit]
+        if len(suited) >= 2:
+            key = 1
+            for c in suited:
+                key *= p[c]
+            flush = max(map(board.flush_row.__getitem__, _PAIR_IDS_OF[key]))
+            if flush > best:
+                return flush
     return best
 
 
@@ -334,37 +347,46 @@ def _cached_board(board: tuple[int, ...]) -> Board:
     return Board(board)
 
 
-def _as_board(board) -> Board:
-    return board if isinstance(board, Board) else _cached_board(tuple(board))
-
-
 def high_strength(hole, board) -> int:
     """Best high strength, 0 (7-5-4-3-2 high) .. 7461 (royal flush), of pre-parsed card ints.
-    ``board`` is five card ints or a ``prepare_board(...)`` result."""
-    return _high(hole, _as_board(board))
+    ``board`` is five card ints or a ``prepare_board(...)`` result (faster for several players)."""
+    return _high(hole, board if isinstance(board, Board) else Board(board))
 
 
 def low_strength(hole, board) -> int:
     """Best 8-or-better low strength (greater is better) of pre-parsed card ints, or NO_LOW (0)."""
-    mask = _low(hole, _as_board(board))[0]
+    mask = _low(hole, board if isinstance(board, Board) else Board(board))[0]
     return NO_LOW if mask >= 256 else 255 - mask
 
 
 def hilo_strengths(hole, board) -> tuple[int, int]:
     """(high_strength, low_strength) of one player in one call (R2.6: each with its own pair)."""
-    board = _as_board(board)
+    if not isinstance(board, Board):
+        board = Board(board)
     mask = _low(hole, board)[0]
     return _high(hole, board), (NO_LOW if mask >= 256 else 255 - mask)
+
+
+def _best_flush(hole, board: Board) -> tuple[int, tuple[int, ...]]:
+    """The best flush and its five cards, for the answer (the fast path only needs its strength)."""
+    suited = [c for c in hole if c & 3 == board.flush_suit]
+    best, cards = -1, ()
+    for a, b in combinations(suited, 2):
+        for t in combinations(board.flush_cards, 3):
+            strength = _FLUSH[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[t[0]] * _CARD_PRIME[t[1]] * _CARD_PRIME[t[2]]]
+            if strength > best:
+                best, cards = strength, (a, b, *t)
+    return best, cards
 
 
 def _high_value(hole, board: Board) -> HighValue:
     """The best high as a value with its five cards: only for answers, so a little searching."""
     h0, h1, h2, h3, h4 = hole
     p = _CARD_PRIME
-    pair_ids = _HOLE_PAIR_IDS[p[h0] * p[h1] * p[h2] * p[h3] * p[h4]]
+    pair_ids = _PAIR_IDS_OF[p[h0] * p[h1] * p[h2] * p[h3] * p[h4]]
     strengths = list(map(board.row.__getitem__, pair_ids))
     strength = max(strengths)
-    if board.flush_triples:
+    if board.flush_suit >= 0:
         flush, cards = _best_flush(hole, board)
         if flush > strength:
             return HighValue(flush, tuple(CODES[c] for c in cards))
