@@ -30,9 +30,21 @@ PRODUCTION = {
 
 
 def test_check_deploy_is_clean_in_production():
-    result = manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    # Every deployment (security) check passes, warnings included ...
+    result = manage("check", "--deploy", "--tag", "security", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stderr + result.stdout
     assert "no issues" in result.stdout
+    # ... and the whole check, every app's checks with it, finds no error.
+    result = manage("check", "--deploy", **PRODUCTION)
+    assert result.returncode == 0, result.stderr + result.stdout
+
+
+def test_check_deploy_catches_an_unsafe_production_setting():
+    """The check above can fail: plain-HTTP production (no HTTPS redirect) is reported."""
+    result = manage("check", "--deploy", "--tag", "security", "--fail-level", "WARNING",
+                    **PRODUCTION, DJANGO_SECURE_SSL_REDIRECT="false")
+    assert result.returncode != 0
+    assert "security.W008" in result.stderr
 
 
 def test_production_refuses_debug():
