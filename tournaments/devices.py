@@ -63,6 +63,12 @@ class Device(models.Model):
     )
     label = models.CharField(_("label"), max_length=100)
     token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    # A service account, so whatever records "who did it" (hand events, audit) can name the device.
+    # It has no password and no staff rights; it is deactivated when the device is revoked.
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="device",
+        editable=False,
+    )
     # Demo devices may be opened straight from a printed link (``manage.py serve --demo``).
     is_demo = models.BooleanField(_("demo device"), default=False)
     created_by = models.ForeignKey(
@@ -244,9 +250,20 @@ def create_pairing_code(
     return NewCode(pairing=pairing, code=code)
 
 
+def _service_user(label: str):
+    from django.contrib.auth import get_user_model
+    from django.utils.text import slugify
+
+    user = get_user_model()(username=f"device.{slugify(label)[:80]}.{secrets.token_hex(4)}", is_staff=False)
+    user.set_unusable_password()
+    user.save()
+    return user
+
+
 def _new_device(*, kind, tournament, table, label, actor=None, is_demo=False) -> tuple[Device, str]:
     token = secrets.token_urlsafe(32)
     device = Device.objects.create(
+        user=_service_user(label),
         kind=kind,
         tournament=tournament,
         table=table,
@@ -300,6 +317,8 @@ def revoke_device(device: Device, *, actor=None, reason: str = "") -> Device:
         if device.revoked_at is None:
             device.revoked_at = timezone.now()
             device.save(update_fields=["revoked_at"])
+            if device.user_id:
+                type(device.user).objects.filter(pk=device.user_id).update(is_active=False)
             _audit(actor, "device.revoked", device, reason=reason)
             live.device_revoked(device.pk)
             _devices_changed(device)
@@ -330,7 +349,7 @@ def device_for_token(token: str | None, *, touch: bool = False) -> Device | None
     if not token or len(token) > 200:
         return None
     device = (
-        Device.objects.select_related("tournament", "table")
+        Device.objects.select_related("tournament", "table", "user")
         .filter(token_hash=_digest(token), revoked_at__isnull=True)
         .first()
     )
@@ -423,38 +442,6 @@ def demo_links(tournament: Tournament, base_url: str) -> list[tuple[str, str]]:
 # --- the API: device tokens for the dealing endpoints -------------------------------------------
 
 
-class DeviceUser:
-    """``request.user`` for a request made with a device token: authenticated, never staff.
-
-    It is not a database user: services record ``actor=None`` and the device's label instead
-    (``actor_and_device(request)``).
-    """
-
-    is_authenticated = True
-    is_anonymous = False
-    is_active = True
-    is_staff = False
-    is_superuser = False
-    pk = None
-    id = None
-
-    def __init__(self, device: Device):
-        self.device = device
-        self.username = device.label
-
-    def __str__(self):
-        return self.device.label
-
-    def has_perm(self, perm, obj=None) -> bool:
-        return False
-
-    def has_perms(self, perms, obj=None) -> bool:
-        return False
-
-    def get_username(self) -> str:
-        return self.username
-
-
 class DeviceTokenAuthentication(authentication.BaseAuthentication):
     """``Authorization: Device <token>``. A revoked or unknown token is refused (401)."""
 
@@ -467,11 +454,12 @@ class DeviceTokenAuthentication(authentication.BaseAuthentication):
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed(_("The device token header needs exactly one token."))
         device = device_for_token(parts[1].decode(errors="ignore"), touch=True)
-        if device is None:
+        if device is None or device.user is None or not device.user.is_active:
             raise exceptions.AuthenticationFailed(
                 _("This device is not paired or has been revoked. Pair it again.")
             )
-        return DeviceUser(device), device
+        # request.user is the device's service account (never staff); request.auth is the Device.
+        return device.user, device
 
     def authenticate_header(self, request):
         return self.keyword
@@ -483,12 +471,10 @@ def request_device(request) -> Device | None:
 
 
 def actor_and_device(request) -> tuple[object | None, str]:
-    """(the staff user or None, the device label or "") to record who acted."""
+    """(the user, or None, and the device label or "") to record who acted."""
     device = request_device(request)
-    if device is not None:
-        return None, device.label
     user = getattr(request, "user", None)
-    return (user if getattr(user, "is_authenticated", False) else None), ""
+    return (user if getattr(user, "is_authenticated", False) else None), (device.label if device else "")
 
 
 def device_may_operate_table(request, table_id: int | None) -> bool:
@@ -498,6 +484,39 @@ def device_may_operate_table(request, table_id: int | None) -> bool:
         device is not None and device.kind == DeviceKind.TABLET and table_id is not None
         and device.table_id == int(table_id)
     )
+
+
+def dealing_request_table_id(request, view) -> int | None:
+    """The table a dealing API request is about: the hand in the URL (``pk``), a ``table_id`` in the
+    URL, or ``table`` in the body (start the next hand)."""
+    kwargs = getattr(view, "kwargs", {}) or {}
+    if "table_id" in kwargs:
+        return int(kwargs["table_id"])
+    if "pk" in kwargs:
+        from dealing.models import Hand
+
+        return Hand.objects.filter(pk=kwargs["pk"]).values_list("table_id", flat=True).first()
+    table = request.data.get("table") if hasattr(request, "data") and isinstance(request.data, dict) else None
+    try:
+        return int(table) if table is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+class TabletOnItsTablePermission(BasePermission):
+    """For the dealing API: the request comes from the tablet paired to the table it acts on.
+
+    Use it beside the staff check: ``can_operate(request.user) or
+    TabletOnItsTablePermission().has_permission(request, view)``.
+    """
+
+    message = _("A dealer tablet may only run hands at its own table.")
+
+    def has_permission(self, request, view):
+        device = request_device(request)
+        if device is None or device.kind != DeviceKind.TABLET:
+            return False
+        return device_may_operate_table(request, dealing_request_table_id(request, view))
 
 
 class StaffOrTableDevicePermission(BasePermission):

@@ -72,7 +72,7 @@
     this.render();
     var headers = { "Content-Type": "application/json", Accept: "application/json" };
     if (this.token) headers.Authorization = "Device " + this.token;
-    else headers["X-CSRFToken"] = this.csrf;
+    headers["X-CSRFToken"] = this.csrf; // for staff using a tablet page with their session
     fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body), credentials: "same-origin" })
       .then(function (response) {
         return response.json().catch(function () { return {}; }).then(function (json) {

@@ -169,3 +169,38 @@ def test_no_payload_carries_hole_cards_seeds_or_the_deck():
     assert table_payload["seed_commitment"] == hand.seed_commitment
     assert len(table_payload["state"]["board"]) == 1  # R4.2: only the exposed flop card is public
     assert PRIVATE_KEYS >= {"seed", "deck", "hole_cards"}
+
+
+def test_dealing_api_permission_lets_a_tablet_act_only_on_its_own_tables_hands():
+    from rest_framework.test import APIRequestFactory, force_authenticate
+    from rest_framework.views import APIView
+
+    from dealing import services as dealing
+    from tournaments.devices import TabletOnItsTablePermission
+
+    tournament = make_tournament(players=12)
+    first, second = tournament.tables.order_by("number")
+    hand = dealing.start_next_hand(second)
+    tablet, _ = redeem_pairing_code(
+        create_pairing_code(tournament=tournament, kind=DeviceKind.TABLET, table=first).code
+    )
+    clock, _ = redeem_pairing_code(create_pairing_code(tournament=tournament, kind=DeviceKind.CLOCK).code)
+    assert tablet.user is not None and not tablet.user.is_staff
+
+    def allowed(device, kwargs, body=None):
+        request = APIRequestFactory().post("/x/", body or {}, format="json")
+        force_authenticate(request, user=device.user, token=device)
+        view = APIView()
+        view.kwargs = kwargs
+        request = view.initialize_request(request)
+        return TabletOnItsTablePermission().has_permission(request, view)
+
+    assert not allowed(tablet, {"pk": hand.pk})  # a hand at another table
+    assert allowed(tablet, {}, {"table": first.pk})  # deal the next hand at its own table
+    assert not allowed(tablet, {}, {"table": second.pk})
+    assert not allowed(clock, {}, {"table": first.pk})  # a clock screen never acts
+    own = dealing.start_next_hand(first)
+    assert allowed(tablet, {"pk": own.pk})
+    revoke_device(tablet)
+    tablet.user.refresh_from_db()
+    assert not tablet.user.is_active
