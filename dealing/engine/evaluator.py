@@ -286,7 +286,7 @@ _NOT = [255 ^ m for m in range(256)]
 class Board:
     """What every player's evaluation needs from one board of five card ints, computed once."""
 
-    __slots__ = ("cards", "row", "low_mask", "flush_suit", "flush_cards", "_flush_row")
+    __slots__ = ("cards", "row", "low_mask", "flush_suit", "flush_cards", "_flush_row", "_triples")
 
     def __init__(self, board):
         b0, b1, b2, b3, b4 = self.cards = tuple(board)
@@ -298,7 +298,16 @@ class Board:
         nib = _CARD_SUIT_NIBBLE
         self.flush_suit = suit = _FLUSH_SUIT.get(nib[b0] + nib[b1] + nib[b2] + nib[b3] + nib[b4], -1)
         self.flush_cards = () if suit < 0 else tuple(c for c in self.cards if c & 3 == suit)
-        self._flush_row = None
+        self._flush_row = self._triples = None
+
+    @property
+    def triples(self) -> tuple[list[tuple[int, int, int]], list[int]]:
+        """The ten board triples and their rank keys, to name the cards of an answer."""
+        if self._triples is None:
+            p = _CARD_PRIME
+            triples = list(combinations(self.cards, 3))
+            self._triples = triples, [p[a] * p[b] * p[c] for a, b, c in triples]
+        return self._triples
 
     @property
     def flush_row(self) -> array:
@@ -368,7 +377,8 @@ def hilo_strengths(hole, board) -> tuple[int, int]:
 
 
 def _best_flush(hole, board: Board) -> tuple[int, tuple[int, ...]]:
-    """The best flush and its five cards, for the answer (the fast path only needs its strength)."""
+    """The best flush and its five cards, for the answer (the fast path only needs its strength);
+    (-1, ()) when the hole has fewer than two cards of the board's suit."""
     suited = [c for c in hole if c & 3 == board.flush_suit]
     best, cards = -1, ()
     for a, b in combinations(suited, 2):
@@ -380,7 +390,7 @@ def _best_flush(hole, board: Board) -> tuple[int, tuple[int, ...]]:
 
 
 def _high_value(hole, board: Board) -> HighValue:
-    """The best high as a value with its five cards: only for answers, so a little searching."""
+    """The best high as a value with its five cards (only for answers: a few more steps)."""
     h0, h1, h2, h3, h4 = hole
     p = _CARD_PRIME
     pair_ids = _PAIR_IDS_OF[p[h0] * p[h1] * p[h2] * p[h3] * p[h4]]
@@ -389,22 +399,25 @@ def _high_value(hole, board: Board) -> HighValue:
     if board.flush_suit >= 0:
         flush, cards = _best_flush(hole, board)
         if flush > strength:
-            return HighValue(flush, tuple(CODES[c] for c in cards))
+            return HighValue(flush, (CODES[cards[0]], CODES[cards[1]], CODES[cards[2]], CODES[cards[3]], CODES[cards[4]]))
     low_rank, high_rank = _PAIR_RANKS[pair_ids[strengths.index(strength)]]
     a = next(c for c in hole if c >> 2 == low_rank)
     b = next(c for c in hole if c >> 2 == high_rank and c != a)
-    pair_key = p[a] * p[b]
-    t = next(t for t in combinations(board.cards, 3) if _HIGH[pair_key * p[t[0]] * p[t[1]] * p[t[2]]] == strength)
-    return HighValue(strength, tuple(CODES[c] for c in (a, b, *t)))
+    triples, triple_keys = board.triples
+    c, d, e = triples[list(map(_HIGH.__getitem__, map((p[a] * p[b]).__mul__, triple_keys))).index(strength)]
+    return HighValue(strength, (CODES[a], CODES[b], CODES[c], CODES[d], CODES[e]))
+
+
+_BITS_OF = [[1 << bit for bit in range(8) if m >> bit & 1] for m in range(256)]
 
 
 def _low_value(hole, board: Board) -> LowValue | None:
     mask, pair = _low(hole, board)
     if mask >= 256:
         return None
-    triple = mask ^ pair
-    used = [next(c for c in hole if _CARD_LOW_BIT[c] == 1 << bit) for bit in range(8) if pair >> bit & 1]
-    used += [next(c for c in board.cards if _CARD_LOW_BIT[c] == 1 << bit) for bit in range(8) if triple >> bit & 1]
+    hole_by_bit = {_CARD_LOW_BIT[c]: c for c in hole}
+    board_by_bit = {_CARD_LOW_BIT[c]: c for c in board.cards}
+    used = [hole_by_bit[bit] for bit in _BITS_OF[pair]] + [board_by_bit[bit] for bit in _BITS_OF[mask ^ pair]]
     return LowValue(255 - mask, tuple(CODES[c] for c in used))
 
 
