@@ -197,6 +197,18 @@ class TournamentViewSet(ServiceErrors, mixins.ListModelMixin, mixins.RetrieveMod
     def finish(self, request, pk=None):
         return self._lifecycle(request, services.finish_tournament)
 
+    @extend_schema(request=None, responses=errors(403, 404, 409, ok=s.ColorUpResultSerializer),
+                   summary="At a break: color up the break's chips and race off the odd ones (R8.7)")
+    @action(detail=True, methods=["post"], url_path="color-up")
+    def color_up(self, request, pk=None):
+        tournament = self.get_object()
+        result = services.color_up(tournament, actor=request.user)
+        tournament.refresh_from_db()
+        return Response(s.ColorUpResultSerializer({
+            "chip_denominations": tournament.chip_denominations, "smallest_chip": tournament.smallest_chip,
+            "race_winners": result.winners, "saved": result.saved,
+        }).data)
+
     # -- the clock
 
     @extend_schema(responses=errors(404, ok=s.ClockSerializer), summary="The clock now")

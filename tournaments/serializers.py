@@ -309,3 +309,11 @@ class AuditEntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = AuditEntry
         fields = ["id", "at", "actor", "device_label", "action", "target", "reason", "data"]
+
+
+class ColorUpResultSerializer(serializers.Serializer):
+    chip_denominations = serializers.ListField(child=serializers.IntegerField())
+    smallest_chip = serializers.IntegerField()
+    race_winners = serializers.ListField(child=serializers.IntegerField(), help_text=_("Entries that won a chip."))
+    saved = serializers.ListField(child=serializers.IntegerField(),
+                                  help_text=_("Entries given one chip so as not to be raced out."))
