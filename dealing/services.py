@@ -253,12 +253,18 @@ def start_next_hand(table, *, actor=None, device: str = "", deal_mode: str | Non
         if deal_mode == Hand.DealMode.SEEDED:
             seed = draw_seed(tournament, table.number, number)
             commitment = seed_commitment(seed)
-            # Seeds are never reused (RULES 7.5): a fresh seed that collides is drawn again.
-            while Hand.objects.filter(seed_commitment=commitment).exists():
-                if tournament.seeding == Tournament.Seeding.MASTER:
+            # Seeds are never reused (RULES 7.5). A master seed derives one seed per table and hand
+            # number (a rehearsal replayed in a new tournament deals the same hands, on purpose);
+            # a fresh seed that ever collides is drawn again.
+            used = Hand.objects.filter(seed_commitment=commitment)
+            if tournament.seeding == Tournament.Seeding.MASTER:
+                if used.filter(table__tournament=tournament).exists():
                     raise HandConflict(_("This hand's seed was already used."), code="seed_reused")
-                seed = secrets.token_bytes(32)
-                commitment = seed_commitment(seed)
+            else:
+                while used.exists():
+                    seed = secrets.token_bytes(32)
+                    commitment = seed_commitment(seed)
+                    used = Hand.objects.filter(seed_commitment=commitment)
         try:
             engine = EngineHand.start(HandConfig.from_dict(config), seed)
         except EngineRuleError as error:

@@ -102,19 +102,19 @@ class Tablet:
 
 @pytest.fixture
 def staff(django_user_model):
-    return django_user_model.objects.create_user("dealer", password="pw", is_staff=True)
+    return django_user_model.objects.create_user("dealer", is_staff=True)
 
 
 @pytest.fixture
 def floor(django_user_model):
-    user = django_user_model.objects.create_user("floor", password="pw", is_staff=True)
+    user = django_user_model.objects.create_user("floor", is_staff=True)
     user.user_permissions.add(Permission.objects.get(codename="change_hand"))
     return user
 
 
 @pytest.fixture
 def deck_prep(django_user_model):
-    user = django_user_model.objects.create_user("deckprep", password="pw", is_staff=True)
+    user = django_user_model.objects.create_user("deckprep", is_staff=True)
     user.user_permissions.add(Permission.objects.get(codename="view_deck"))
     return user
 
@@ -129,3 +129,42 @@ def api(staff):
 @pytest.fixture
 def anon():
     return APIClient()
+
+
+def call_down(state):
+    """Check when possible, else call: the hand goes to showdown with everyone in."""
+    options = state["options"]
+    return {"type": "action", "seat": state["to_act"], "action": "check" if not options["call"] else "call"}
+
+
+class RaiseOnce:
+    """The first player able to raise or bet does so by the minimum; everyone else calls or checks."""
+
+    def __init__(self):
+        self.done = False
+
+    def __call__(self, state):
+        options = state["options"]
+        if not self.done and options["raise_kind"] and options["min_to"] is not None:
+            self.done = True
+            return {"type": "action", "seat": state["to_act"], "action": options["raise_kind"],
+                    "amount": options["min_to"]}
+        return call_down(state)
+
+
+def play_out(tablet, policy=call_down, *, cards_for=None, limit=200):
+    """Drive the hand to its end through the API; ``cards_for(state)`` answers board and show requests
+    (entered-card mode). Returns the final hand data."""
+    data = tablet.refresh()
+    for _ in range(limit):
+        state = data["state"]
+        if data["status"] != "running":
+            return data
+        if state["phase"] == "action":
+            body = policy(state)
+        else:
+            body = cards_for(state)
+        response = tablet.send(body)
+        assert response.status_code == 200, response.json()
+        data = response.json()["hand"]
+    raise AssertionError("the hand did not end")
