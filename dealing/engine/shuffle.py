@@ -22,28 +22,35 @@ def _check_seed(seed: object, what: str = "seed") -> bytes:
 
 
 def _stream(seed: bytes) -> Iterator[int]:
-    """Big-endian uint32s from HMAC-SHA256(key=seed, msg=k as 8 bytes big-endian), k = 0, 1, 2, …"""
-    k = 0
+    """Big-endian uint32s from HMAC-SHA256(key=seed, msg=k as 8 bytes big-endian), k = 0, 1, 2, …
+
+    A deck needs 51 ints; the first seven blocks (56 ints) are made in one go, and more only in the
+    rare case rejections (step 3) use them up."""
+    yield from struct.unpack(">56I", b"".join(hmac.digest(seed, k.to_bytes(8, "big"), "sha256") for k in range(7)))
+    k = 7
     while True:
-        block = hmac.new(seed, k.to_bytes(8, "big"), hashlib.sha256).digest()
-        yield from struct.unpack(">8I", block)
+        yield from struct.unpack(">8I", hmac.digest(seed, k.to_bytes(8, "big"), "sha256"))
         k += 1
 
 
-def shuffled_deck(seed: bytes) -> list[str]:
-    """The 52 card codes in dealing order (index 0 is the top of the deck)."""
-    seed = _check_seed(seed)
+# (i, n, limit) for each step of the Fisher-Yates shuffle in section 7, step 3.
+_STEPS = [(i, i + 1, 2**32 - (2**32 % (i + 1))) for i in range(51, 0, -1)]
+
+
+def _shuffle(ints: Iterator[int]) -> list[str]:
     deck = list(UNSHUFFLED_DECK)
-    ints = _stream(seed)
-    for i in range(51, 0, -1):
-        n = i + 1
-        limit = 2**32 - (2**32 % n)
+    for i, n, limit in _STEPS:
         x = next(ints)
         while x >= limit:  # rejection sampling keeps every position equally likely
             x = next(ints)
         j = x % n
         deck[i], deck[j] = deck[j], deck[i]
     return deck
+
+
+def shuffled_deck(seed: bytes) -> list[str]:
+    """The 52 card codes in dealing order (index 0 is the top of the deck)."""
+    return _shuffle(_stream(_check_seed(seed)))
 
 
 def hand_seed(master_seed: bytes, table_number: int, hand_number: int) -> bytes:
