@@ -229,6 +229,10 @@ def _structure_changed(tournament, actor, action, target, data=None):
         tournament_changed(tournament.pk, "structure")
 
 
+def _plain(value):
+    return value if isinstance(value, (int, str, bool, list, type(None), float)) else str(value)
+
+
 def _jsonable(data: dict) -> dict:
     return {k: (v if isinstance(v, (int, str, bool, list, type(None), float)) else str(v)) for k, v in data.items()}
 
@@ -306,7 +310,8 @@ def update_tournament(tournament: Tournament, *, actor=None, **fields) -> Tourna
     tournament.full_clean()
     _check_tournament_fields(tournament)
     tournament.save()
-    record_audit(actor, "tournament.update", tournament, data=_jsonable({"before": str(old), "after": str(fields)}))
+    record_audit(actor, "tournament.update", tournament,
+                 data={name: {"before": _plain(old[name]), "after": _plain(value)} for name, value in fields.items()})
     recompute_prizes(tournament)
     tournament_changed(tournament.pk)
     return tournament

@@ -262,3 +262,39 @@ def test_rebuy_and_addon_rules(running):
 
 def test_guarantee_is_the_pool_when_larger(make_tournament):
     assert services.prize_pool(make_tournament(guarantee=5000)) == 5000
+
+
+# ---------------------------------------------------------------- with the tables app
+
+
+def test_start_counts_seated_players_and_a_late_entry_gets_a_seat_R8_1(make_tournament):
+    tables_services = pytest.importorskip("tables.services")
+    from tables.models import Seat
+
+    tournament = make_tournament(late_registration_until_level=2)
+    services.open_registration(tournament)
+    for i in range(9):
+        services.register(tournament, Player.objects.create(name=f"P{i}"))
+    with pytest.raises(StateError, match="no players seated"):
+        services.start_tournament(tournament)  # registered is not seated
+    tables_services.draw_seats(tournament)
+    services.start_tournament(tournament)
+    late = services.register(tournament, Player.objects.create(name="Late"))
+    assert Seat.objects.filter(entry=late, table__tournament=tournament).exists()
+
+
+# ---------------------------------------------------------------- editing a running tournament's levels
+
+
+def test_levels_already_played_are_history_later_ones_can_change(running):
+    tournament = running(3)
+    services.jump_to_level(tournament, 2)
+    tournament.refresh_from_db()
+    levels = {level.order: level for level in tournament.structure.levels.all()}
+    with pytest.raises(StateError, match="Only levels after the current one"):
+        services.update_level(levels[2], big_blind=1000)
+    version = tournament.clock_version
+    services.update_level(levels[3], duration_minutes=25)
+    tournament.refresh_from_db()
+    assert tournament.clock_version == version + 1  # every screen recomputes the schedule
+    assert tournament.structure.levels.get(order=3).duration_minutes == 25
