@@ -445,6 +445,9 @@ class Hand:
                 action = "call"
             else:
                 action, amount = options.raise_kind or ("raise" if betting.current else "bet"), all_in_to
+        if action in ("fold", "check") and amount is not None:
+            raise RuleError("unexpected_amount", f"a {action} takes no amount, got {amount!r}",
+                            params={"amount": repr(amount)})
         if action == "fold":
             added = 0
         elif action == "check":

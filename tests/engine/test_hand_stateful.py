@@ -1,0 +1,179 @@
+"""Random hands of all six games, 2 to 8 players, random stacks, blinds, antes and all-ins, played by
+hypothesis: chips are conserved (R6.7), the pots equal what was put in, only legal actions are accepted
+and an illegal one changes nothing, replay rebuilds the same state, and every hand ends."""
+
+import json
+import os
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from dealing.engine import Hand, HandConfig, RuleError, positions, shuffled_deck
+from dealing.engine.betting import FIXED_LIMIT
+
+
+@st.composite
+def hand_configs(draw):
+    count = draw(st.integers(2, 8))
+    seats = sorted(draw(st.sets(st.integers(1, 9), min_size=count, max_size=count)))
+    big_blind = draw(st.sampled_from([2, 10, 50]))
+    small_blind = draw(st.sampled_from([big_blind // 2, big_blind, big_blind * 2 // 3]))
+    stacks = draw(st.lists(st.one_of(st.integers(1, 3 * big_blind), st.integers(1, 200 * big_blind)),
+                           min_size=count, max_size=count))
+    where = positions.first_hand(seats, draw(st.sampled_from(seats)))
+    small_blind_seat = where.small_blind
+    if count > 2 and draw(st.booleans()) and draw(st.booleans()):
+        small_blind_seat = None
+    ante_kind = draw(st.sampled_from(["none", "per_player", "big_blind"]))
+    return HandConfig(
+        game=draw(st.sampled_from(["courchevel", "courchevel_hilo"])),
+        betting=draw(st.sampled_from(["fixed_limit", "pot_limit", "no_limit"])),
+        seats=[(seat, f"player{seat}", stack) for seat, stack in zip(seats, stacks)],
+        button_seat=where.button, small_blind_seat=small_blind_seat, big_blind_seat=where.big_blind,
+        small_blind=small_blind, big_blind=big_blind,
+        ante=0 if ante_kind == "none" else draw(st.sampled_from([1, big_blind // 2, big_blind])),
+        ante_kind=ante_kind, smallest_chip=draw(st.sampled_from([1, 1, 2, 5])),
+        cap_raises=draw(st.booleans()), deal_mode=draw(st.sampled_from(["seeded", "entered"])),
+    )
+
+
+def snapshot(hand: Hand):
+    return json.dumps(hand.events), json.dumps(hand.view(public=False), sort_keys=True)
+
+
+def expected_legal(hand: Hand, seat, action, amount) -> bool:
+    """Whether the options the engine offers allow this action."""
+    options = hand.options()
+    if options is None or seat != options.seat:
+        return False
+    if action == "fold":
+        return amount is None
+    if action == "check":
+        return options.call == 0
+    if action == "call":
+        return options.call > 0 and amount is None
+    if action in ("bet", "raise"):
+        return (action == options.raise_kind and type(amount) is int
+                and options.min_to <= amount <= options.max_to)
+    return False
+
+
+class HandMachine(RuleBasedStateMachine):
+    @initialize(config=hand_configs(), seed=st.binary(min_size=32, max_size=32))
+    def start(self, config, seed):
+        self.config = config
+        self.total = sum(s.stack for s in config.seats)
+        # Entered mode: the dealer's physical deck is another shuffle; cards come from it in order.
+        self.physical = shuffled_deck(seed[::-1])
+        self.used = 0
+        self.hand = Hand.start(config, seed=seed if config.deal_mode == "seeded" else None)
+        self.steps = 0
+
+    def _take(self, count):
+        cards = self.physical[self.used:self.used + count]
+        self.used += count
+        return cards
+
+    @precondition(lambda self: self.hand.awaiting == "board")
+    @rule()
+    def enter_board(self):
+        self.hand.enter_board(self._take(self.hand.board_needed))
+
+    @precondition(lambda self: self.hand.awaiting == "show")
+    @rule(muck=st.booleans())
+    def show_or_muck(self, muck):
+        seat = self.hand.to_show
+        if muck and not self.hand.must_show:
+            self.hand.muck(seat)
+        else:
+            self.hand.show(seat, self._take(5))
+
+    @precondition(lambda self: self.hand.awaiting == "action")
+    @rule(choice=st.sampled_from(["fold", "passive", "passive", "passive", "min", "max", "between", "all_in"]),
+          fraction=st.floats(0, 1))
+    def legal_action(self, choice, fraction):
+        options = self.hand.options()
+        assert options is not None and options.seat == self.hand.to_act
+        if choice in ("min", "max", "between") and options.raise_kind:
+            amount = {"min": options.min_to, "max": options.max_to,
+                      "between": options.min_to + int((options.max_to - options.min_to) * fraction)}[choice]
+            assert expected_legal(self.hand, options.seat, options.raise_kind, amount)
+            event = self.hand.act(options.seat, options.raise_kind, amount)
+            assert event["to"] == amount
+        elif choice == "fold":
+            self.hand.act(options.seat, "fold")
+        elif choice == "all_in" and (options.raise_kind and options.max_to == options.player_bet + options.stack):
+            self.hand.act(options.seat, "all_in")
+            assert self.hand.events[-1]["all_in"]
+        else:
+            self.hand.act(options.seat, "call" if options.call else "check")
+        self.steps += 1
+
+    @rule(seat=st.integers(0, 10),
+          action=st.sampled_from(["fold", "check", "call", "bet", "raise", "muck", "all-in"]),
+          amount=st.one_of(st.none(), st.integers(-5, 20000), st.just(2.5), st.just(True)))
+    def maybe_illegal_action(self, seat, action, amount):
+        if self.hand.options() is not None and seat % 2:
+            seat = self.hand.to_act  # often the right seat, so that amounts get tested
+        legal = expected_legal(self.hand, seat, action, amount)
+        before = snapshot(self.hand)
+        try:
+            self.hand.act(seat, action, amount)
+        except RuleError as error:
+            assert not legal, (seat, action, amount, error)
+            assert snapshot(self.hand) == before
+            assert error.code and str(error)
+        else:
+            assert legal, (seat, action, amount)
+
+    @invariant()
+    def chips_are_conserved(self):
+        hand = self.hand
+        view = hand.view(public=False)
+        stacks = sum(p["stack"] for p in view["players"])
+        assert stacks + view["pot_total"] == self.total  # R6.7
+        if not hand.done:
+            put_in = sum(p["put_in"] for p in view["players"])
+            assert sum(p.amount for p in hand.pots()) == view["pot_total"] >= put_in
+            for pot in hand.pots():
+                assert pot.eligible, pot
+                assert all(not hand._by_seat[s].folded for s in pot.eligible)
+        else:
+            result = hand.result()
+            for pot in result["pots"]:
+                assert sum(a["amount"] for a in pot["awards"]) == pot["amount"]
+                assert {a["seat"] for a in pot["awards"]} <= set(pot["eligible"])
+            assert all(p["stack"] >= 0 for p in view["players"])
+
+    @invariant()
+    def replay_equals_state(self):
+        if self.steps % 3 == 0 or self.hand.done:
+            again = Hand.replay(json.loads(json.dumps(self.hand.events)))
+            assert again.view(public=False) == self.hand.view(public=False)
+
+    def teardown(self):
+        # Every hand ends: checking and calling finishes it in a bounded number of steps.
+        hand = self.hand
+        for _ in range(200):
+            if hand.done:
+                break
+            if hand.awaiting == "board":
+                hand.enter_board(self._take(hand.board_needed))
+            elif hand.awaiting == "show":
+                hand.show(hand.to_show, self._take(5))
+            else:
+                options = hand.options()
+                hand.act(options.seat, "call" if options.call else "check")
+        assert hand.done
+        assert sum(s["stack"] for s in hand.result()["stacks"]) == self.total
+        if hand.config.betting == FIXED_LIMIT:
+            raises = [e for e in hand.events if e["type"] == "action" and e["action"] in ("bet", "raise")]
+            assert all(e["to"] > 0 for e in raises)
+
+
+HandMachine.TestCase.settings = settings(
+    max_examples=int(os.environ.get("ENGINE_RANDOM_HANDS", "40")), stateful_step_count=30, deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+TestRandomHands = HandMachine.TestCase
