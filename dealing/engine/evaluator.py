@@ -11,36 +11,48 @@ sevens", "8-6-4-2-A low") and give the five cards used (``.cards``).
 
 Fast paths, for a whole showdown:
 
-- ``evaluate_hand(hole, board) -> (HighValue, LowValue | None)`` parses once and does both halves.
-- ``high_strength(hole, board) -> int`` and ``low_strength(hole, board) -> int`` take pre-parsed card
-  ints (``cards.parse_cards``) and return plain ints, greater is better; ``low_strength`` returns
-  ``NO_LOW`` (0) when no low qualifies. They check nothing: validate the cards once, at the door.
-  ``HighValue.from_strength`` / ``LowValue.from_strength`` turn an int back into a named value.
+- ``evaluate_hand(hole, board) -> (HighValue, LowValue | None)`` parses once and does both halves;
+  use it rather than ``evaluate_high`` then ``evaluate_low`` for a Hi/Lo player.
+- On pre-parsed card ints (``cards.parse_cards``), plain ints, greater is better:
+  ``high_strength(hole, board)`` (0 = 7-5-4-3-2 high … 7461 = royal flush),
+  ``low_strength(hole, board)`` (``NO_LOW`` = 0 when no low qualifies, 7 = 8-7-6-5-4 … 224 = 5-4-3-2-A) and
+  ``hilo_strengths(hole, board) -> (high, low)``. They check nothing: validate cards once, at the door.
+  ``board`` may be five ints or ``prepare_board(board_ints)``, made once and shared by every player.
+  ``HighValue.from_strength(s)`` / ``LowValue.from_strength(s)`` give the named value back (no cards).
+
+  >>> board = prepare_board(parse_cards(["Ks", "7h", "7d", "4c", "5c"]))
+  >>> high, low = hilo_strengths(parse_cards(["Kh", "Kd", "7s", "2c", "3c"]), board)
+  >>> HighValue.from_strength(high).name, LowValue.from_strength(low).name
+  ('Full house, kings full of sevens', '7-5-4-3-2 low')
 
 How it is fast
 --------------
 A brute-force evaluator scores 10 hole pairs × 10 board triples = 100 five-card hands one by one.
 Instead:
 
-- High, non-flush: the value of five cards depends only on their rank multiset. Each rank gets a
-  prime, so a multiset's key is the product of its primes, and a hand's key is (pair product) ×
-  (triple product). A table built once at import maps each of the 6,175 keys to an int strength.
-  Per player that leaves 100 multiplications and dict lookups, all run by C builtins
-  (``map``/``starmap``/``max``), with the ten triple products shared by every player at the table.
-- Flushes only where one can exist: a suit with at least three board cards and two hole cards.
+- High, non-flush: the value of five cards depends only on their ranks. Each rank gets a prime, so
+  a rank multiset's key is the product of its primes. A table built at import maps each of the
+  6,175 five-rank keys to its strength. For a board, one row of 91 small ints gives, for every
+  possible pair of hole ranks, the best strength with any three of the board; rows are filled on
+  first sight of each board rank multiset (6,175 of them, a few tens of µs each) and kept. A
+  player's high is then the maximum of that row over the distinct rank pairs of their hole cards
+  (at most ten lookups, looked up by the hole's own rank key), all done by C builtins.
+- Flushes only where one can exist: a suit with at least three board cards and two hole cards,
+  by the same kind of row over the suited board ranks.
 - Low: an 8-or-better low is a set of five distinct ranks among A..8, i.e. five bits of a byte, and
   comparing lows from the highest card down is comparing those bytes as integers (smaller is
-  better). For a given pair of hole ranks the best three board ranks are simply the three lowest
-  board ranks not in the pair, one table lookup. So the low costs at most ten steps and no search.
+  better). For a pair of hole ranks the best three board ranks are simply the three lowest board
+  ranks not in the pair: one table lookup. So the low costs at most ten steps and no search.
+- The five cards used (``.cards``) are found only for the values returned, not while comparing.
 
-Strength ints: high is ``category << 20 | r1 << 16 | r2 << 12 | ... | r5`` (ranks 0 = deuce .. 12 =
-ace, in tie-break order); low is ``255 - mask`` (mask bit 0 = ace, bit 1 = deuce … bit 7 = eight).
+The brute-force reference lives in tests/engine/test_evaluator.py, which checks this module against
+it (and against pokerkit) on thousands of random deals; tests/bench/bench_evaluator.py prints speeds.
 """
 
-from dataclasses import dataclass, field
-from functools import lru_cache
 from array import array
 from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
 
 from .cards import _INDEX, BOARD_CARDS, CODES, HOLE_CARDS, RANKS, CardError, parse_cards

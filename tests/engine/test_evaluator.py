@@ -329,3 +329,18 @@ def test_values_sort_and_hash_for_tie_detection():
     b = evaluate_high(["Kc", "Qs", "8d", "7d", "6s"], board)
     assert len({a, b}) == 1
     assert max([a, b]) == a
+
+
+def test_r2_5_low_strength_ints_run_from_eight_seven_to_the_wheel():
+    hole = parse_cards(["8c", "7d", "Kc", "Kd", "Qh"])
+    assert low_strength(hole, parse_cards(["6h", "5s", "4c", "Ts", "9c"])) == 7
+    assert low_strength(parse_cards(["5c", "4d", "Kc", "Kd", "Qh"]), parse_cards(["3h", "2s", "Ac", "Ts", "9c"])) == 224
+
+
+def test_the_module_documentation_example_runs():
+    import doctest
+
+    from dealing.engine import evaluator
+
+    result = doctest.testmod(evaluator)
+    assert result.attempted >= 3 and result.failed == 0
