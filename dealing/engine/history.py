@@ -43,7 +43,7 @@ def _order(hand: Hand) -> list:
     return list(hand._from_button)
 
 
-def to_phh(hand: Hand, **extra) -> str:
+def to_phh(hand: Hand, /, **extra) -> str:
     """The hand in PHH. ``extra`` adds optional PHH fields (event, hand, table, level, time …)."""
     config = hand.config
     players = _order(hand)
