@@ -3,3 +3,18 @@ import os
 # Browser tests run the live server under daphne in this process; Django refuses sync ORM calls from
 # an async context unless told that this is deliberate (tests only).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """SQLite tests use a database file, not the shared in-memory database: with several threads (the
+    concurrency tests) the in-memory one fails at once with "database table is locked" instead of
+    waiting its turn like a real SQLite file in IMMEDIATE mode does."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3" and not db.get("TEST", {}).get("NAME"):
+        db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")

@@ -1,0 +1,130 @@
+"""Two tablets racing on one hand, retries after a lost response, and a server restart mid-hand."""
+
+import threading
+
+import pytest
+from django.db import connection, connections
+from rest_framework.test import APIClient
+
+from dealing import services
+from dealing.engine.hand import Hand as EngineHand
+from dealing.engine.hand import HandConfig
+from dealing.models import Hand, HandEvent
+
+from .conftest import RaiseOnce, Tablet, call_down, make_tournament, play_out
+
+
+def race(staff, hand_id, bodies):
+    """Post each body from its own thread (its own DB connection) at the same moment."""
+    barrier = threading.Barrier(len(bodies))
+    results = [None] * len(bodies)
+
+    def post(i, body):
+        client = APIClient()
+        client.force_authenticate(staff)
+        try:
+            barrier.wait()
+            response = client.post(f"/api/hands/{hand_id}/actions/", body, format="json")
+            results[i] = (response.status_code, response.json())
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=post, args=(i, b)) for i, b in enumerate(bodies)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return results
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor not in ("sqlite", "postgresql"), reason="needs a real database")
+def test_two_tablets_racing_the_same_action_make_exactly_one_event(api, staff):
+    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
+    seq = api.get(f"/api/hands/{hand_id}/").json()["seq"]
+    before = HandEvent.objects.filter(hand_id=hand_id).count()
+
+    # The same input sent twice at once (a double tap, or a retry racing the original).
+    body = {"client_action_id": "tap-1", "expected_seq": seq, "seat": 1, "action": "call"}
+    results = race(staff, hand_id, [body, body])
+    assert [r[0] for r in results] == [200, 200], results
+    assert sorted(r[1]["replayed"] for r in results) == [False, True]
+    assert results[0][1]["events"] == results[1][1]["events"]
+    assert HandEvent.objects.filter(hand_id=hand_id).count() == before + 1
+    assert HandEvent.objects.filter(hand_id=hand_id, type="action").count() == 1
+
+    # Two tablets acting for the same seat from the same state: one wins, the other is stale.
+    seq += 1
+    results = race(staff, hand_id, [
+        {"client_action_id": "tablet-a", "expected_seq": seq, "seat": 2, "action": "call"},
+        {"client_action_id": "tablet-b", "expected_seq": seq, "seat": 2, "action": "fold"},
+    ])
+    codes = sorted(r[0] for r in results)
+    assert codes == [200, 409], results
+    assert HandEvent.objects.filter(hand_id=hand_id, type="action").count() == 2
+    loser = next(r[1] for r in results if r[0] == 409)
+    assert loser["code"] == "stale" and loser["hand"]["seq"] == seq + 1
+
+
+@pytest.mark.django_db
+def test_retry_after_a_lost_response_gets_the_original_result(api):
+    """The tablet's request went through but its answer was lost; it retries with the same id and the
+    seq it had, and gets the original answer, even after the hand has moved on."""
+    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    tablet = Tablet(api, api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
+    seen = tablet.refresh()["seq"]
+    original = tablet.act(1, "raise", 60, client_action_id="lost-1")
+    assert original.status_code == 200
+    tablet.act(2, "call")
+    retry = tablet.act(1, "raise", 60, client_action_id="lost-1", expected_seq=seen)
+    assert retry.status_code == 200
+    assert retry.json()["replayed"] is True
+    assert retry.json()["events"] == original.json()["events"]
+    assert [e["payload"]["action"] for e in retry.json()["events"] if e["type"] == "action"] == ["raise"]
+    assert HandEvent.objects.filter(hand_id=tablet.hand_id, type="action").count() == 2
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("damage", ["drop", "corrupt", "stale"])
+def test_restart_mid_hand_rebuilds_from_the_events_and_ends_the_same(api, damage):
+    """The events are the truth: with the snapshot dropped, corrupted or left behind, the hand is rebuilt
+    from its events and plays on to exactly the result of the same hand played without a break."""
+    _, table = make_tournament(game="courchevel_hilo", betting="pot_limit", stacks=(900, 1200, 700, 1000),
+                               extra_entries=1)
+    hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
+    tablet = Tablet(api, hand_id)
+    policy = RaiseOnce()
+    inputs = []
+    for _ in range(4):
+        state = tablet.state()
+        body = policy(state)
+        inputs.append(body)
+        assert tablet.send(body).status_code == 200
+
+    # The server goes down; on the way back the cached state is gone or damaged.
+    if damage == "drop":
+        Hand.objects.filter(pk=hand_id).update(state=None)
+    elif damage == "corrupt":
+        Hand.objects.filter(pk=hand_id).update(state={"full": "garbage"})
+    else:
+        Hand.objects.filter(pk=hand_id).update(state_seq=2)
+    tablet = Tablet(APIClient(), hand_id)  # a fresh tablet with no memory
+    tablet.client = api
+
+    def recording(state):
+        body = call_down(state)
+        inputs.append(body)
+        return body
+
+    final = play_out(tablet, recording)
+    hand = Hand.objects.get(pk=hand_id)
+
+    # The same hand played straight through, with no database at all.
+    reference = EngineHand.start(HandConfig.from_dict(hand.config), bytes(hand.seed))
+    for body in inputs:
+        amount = body.get("amount")
+        reference.act(body["seat"], body["action"], amount)
+    assert reference.done
+    assert final["state"]["result"] == reference.result()
+    assert services.engine_hand(hand).events == reference.events
