@@ -49,11 +49,11 @@ The brute-force reference lives in tests/engine/test_evaluator.py, which checks 
 it (and against pokerkit) on thousands of random deals; tests/bench/bench_evaluator.py prints speeds.
 """
 
-from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations, combinations_with_replacement, product
+from operator import itemgetter
 
 from .cards import _INDEX, BOARD_CARDS, CODES, HOLE_CARDS, RANKS, CardError, parse_cards
 
@@ -231,29 +231,32 @@ _PAIR_IDS_OF = {
     _prime_key(r): tuple(sorted({_PAIR_ID[_PRIMES[a] * _PRIMES[b]] for a, b in combinations(r, 2)}))
     for n in (2, 3, 4, 5) for r in combinations_with_replacement(range(13), n) if r[0] != r[-1] or n < 5
 }
+# The same as one C call that fetches those pairs' entries from a board's row, as a tuple (a lone
+# pair is fetched twice, so that the result is always a tuple).
+_PAIR_GETTER = {key: itemgetter(*ids) if len(ids) > 1 else itemgetter(ids[0], ids[0]) for key, ids in _PAIR_IDS_OF.items()}
 # Board rank multiset (prime key) -> for each of the 91 pairs, the best non-flush strength with any
 # three of the board. Filled on first sight of each of the 6,175 board multisets (a few tens of
-# µs each), so that a player's high is then a handful of lookups in one small array.
-_BEST_WITH_PAIR: dict[int, array] = {}
+# µs each), so that a player's high is then a handful of lookups in one small list.
+_BEST_WITH_PAIR: dict[int, list[int]] = {}
 # The same for flushes: suited board ranks (3 to 5 of them) -> best flush strength for each pair
 # of suited hole ranks (-1 for a pocket pair, which cannot be suited).
 _FLUSH_PAIR_TRIPLE = {
     _prime_key(t): [_FLUSH.get(p * _prime_key(t), -1) for p in _PAIR_KEYS]
     for t in combinations(range(13), 3)
 }
-_BEST_FLUSH_WITH_PAIR: dict[int, array] = {}
+_BEST_FLUSH_WITH_PAIR: dict[int, list[int]] = {}
 
 
-def _best_with_pair(board_key: int, board) -> array:
+def _best_with_pair(board_key: int, board) -> list[int]:
     row = _BEST_WITH_PAIR.get(board_key)
     if row is None:
         columns = [_PAIR_TRIPLE[_TRIPLE_ID[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c]]]
                    for a, b, c in combinations(board, 3)]
-        row = _BEST_WITH_PAIR[board_key] = array("h", map(max, *columns))
+        row = _BEST_WITH_PAIR[board_key] = list(map(max, *columns))
     return row
 
 
-def _best_flush_with_pair(suited_board) -> array:
+def _best_flush_with_pair(suited_board) -> list[int]:
     key = 1
     for c in suited_board:
         key *= _CARD_PRIME[c]
@@ -261,7 +264,7 @@ def _best_flush_with_pair(suited_board) -> array:
     if row is None:
         columns = [_FLUSH_PAIR_TRIPLE[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c]]
                    for a, b, c in combinations(suited_board, 3)]
-        row = _BEST_FLUSH_WITH_PAIR[key] = array("h", map(max, *columns) if len(columns) > 1 else columns[0])
+        row = _BEST_FLUSH_WITH_PAIR[key] = list(map(max, *columns)) if len(columns) > 1 else list(columns[0])
     return row
 
 
@@ -322,7 +325,7 @@ class Board:
         return self._triples
 
     @property
-    def flush_row(self) -> array:
+    def flush_row(self) -> list[int]:
         if self._flush_row is None:
             self._flush_row = _best_flush_with_pair(self.flush_cards)
         return self._flush_row
@@ -336,7 +339,7 @@ def _high(hole, board: Board) -> int:
     board's three-plus suit can make one (R2.3)."""
     h0, h1, h2, h3, h4 = hole
     p = _CARD_PRIME
-    best = max(map(board.row.__getitem__, _PAIR_IDS_OF[p[h0] * p[h1] * p[h2] * p[h3] * p[h4]]))
+    best = max(_PAIR_GETTER[p[h0] * p[h1] * p[h2] * p[h3] * p[h4]](board.row))
     suit = board.flush_suit
     if suit >= 0:
         suited = [c for c in hole if c & 3 == suit]
@@ -344,7 +347,7 @@ def _high(hole, board: Board) -> int:
             key = 1
             for c in suited:
                 key *= p[c]
-            flush = max(map(board.flush_row.__getitem__, _PAIR_IDS_OF[key]))
+            flush = max(_PAIR_GETTER[key](board.flush_row))
             if flush > best:
                 return flush
     return best
@@ -405,8 +408,9 @@ def _high_value(hole, board: Board) -> HighValue:
     """The best high as a value with its five cards (only for answers: a few more steps)."""
     h0, h1, h2, h3, h4 = hole
     p = _CARD_PRIME
-    pair_ids = _PAIR_IDS_OF[p[h0] * p[h1] * p[h2] * p[h3] * p[h4]]
-    strengths = list(map(board.row.__getitem__, pair_ids))
+    key = p[h0] * p[h1] * p[h2] * p[h3] * p[h4]
+    pair_ids = _PAIR_IDS_OF[key]
+    strengths = _PAIR_GETTER[key](board.row)
     strength = max(strengths)
     if board.flush_suit >= 0:
         flush, cards = _best_flush(hole, board)
