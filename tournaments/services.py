@@ -310,6 +310,9 @@ def update_tournament(tournament: Tournament, *, actor=None, **fields) -> Tourna
     tournament.full_clean()
     _check_tournament_fields(tournament)
     tournament.save()
+    if "starting_stack" in fields and old["starting_stack"] != tournament.starting_stack:
+        # Not started yet (checked above), so no hand has been played: every entry holds the starting stack.
+        tournament.entries.filter(status=Entry.Status.ACTIVE).update(chips=tournament.starting_stack)
     record_audit(actor, "tournament.update", tournament,
                  data={name: {"before": _plain(old[name]), "after": _plain(value)} for name, value in fields.items()})
     recompute_prizes(tournament)
@@ -486,12 +489,14 @@ def _not_hand_for_hand(tournament):
 
 @transaction.atomic
 def pause_clock(tournament, *, actor=None, now=None):
+    tournament = _locked(tournament)
     _not_hand_for_hand(tournament)
     return _clock_op(tournament, clockmath.pause, actor=actor, action="clock.pause", now=now)
 
 
 @transaction.atomic
 def resume_clock(tournament, *, actor=None, now=None):
+    tournament = _locked(tournament)
     _not_hand_for_hand(tournament)
     return _clock_op(tournament, clockmath.resume, actor=actor, action="clock.resume", now=now)
 
@@ -517,6 +522,7 @@ def jump_to_level(tournament, index: int, *, actor=None, now=None):
 def set_hand_for_hand(tournament, on: bool, *, actor=None, now=None):
     """Hand-for-hand on pauses the clock; off resumes it (R8.6)."""
     now = now or timezone.now()
+    tournament = _locked(tournament)
     if bool(tournament.hand_for_hand) == bool(on):
         raise StateError(
             _("Hand-for-hand is already on.") if on else _("Hand-for-hand is already off."), code="unchanged",

@@ -298,3 +298,14 @@ def test_levels_already_played_are_history_later_ones_can_change(running):
     tournament.refresh_from_db()
     assert tournament.clock_version == version + 1  # every screen recomputes the schedule
     assert tournament.structure.levels.get(order=3).duration_minutes == 25
+
+
+def test_changing_the_starting_stack_before_the_start_updates_registered_entries(make_tournament):
+    tournament = make_tournament()
+    services.open_registration(tournament)
+    entry = services.register(tournament, Player.objects.create(name="Early"))
+    services.update_tournament(tournament, starting_stack=30000)
+    entry.refresh_from_db()
+    assert entry.chips == 30000
+    change = AuditEntry.objects.get(action="tournament.update")
+    assert change.data["starting_stack"] == {"before": 20000, "after": 30000}
