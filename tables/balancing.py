@@ -514,33 +514,50 @@ class Field:
         decision.moves.extend(moves)
 
     def _balance_one(self, decision: Decision) -> bool:
-        """R8.3: one player from a long table to the worst open seat of a short table. False: nothing to do."""
+        """R8.3: one player from a long table to the worst open seat of a short table. False: nothing to do.
+
+        The longest and shortest tables come first; a lock (or an open seat that is only the small
+        blind) can make a table unusable, then the next longest or shortest that is still out of line
+        is tried. If none can be used the decision reports the tables as blocked.
+        """
         low, high = self.counts()
-        if high - low <= self.allowed_difference():
+        allowed = self.allowed_difference()
+        if high - low <= allowed:
             return False
-        # Prefer a long table between hands; a mid-hand one gives a pending move.
-        sources = sorted(self._buckets[high], key=lambda n: (self.tables[n].hand_in_progress, n))
+        counts = sorted(self._buckets)
         source = None
-        for n in sources:
-            t = self.tables[n]
-            picked = t.next_to_move()
-            if picked is not None:
-                source = (t, picked)
+        for count in reversed(counts):
+            if count - low <= allowed:
                 break
-            if n not in decision.blocked:
-                decision.blocked.append(n)
+            # Prefer a long table between hands; a mid-hand one gives a pending move.
+            for n in sorted(self._buckets[count], key=lambda n: (self.tables[n].hand_in_progress, n)):
+                picked = self.tables[n].next_to_move()
+                if picked is not None:
+                    source = (self.tables[n], picked)
+                    break
+                if n not in decision.blocked:
+                    decision.blocked.append(n)
+            if source is not None:
+                break
         if source is None:
             return False
+        src, (from_seat, player) = source
         target = None
-        for n in sorted(self._buckets[low]):
-            t = self.tables[n]
-            seat = t.worst_open_seat()
-            if seat is not None:
-                target = (t, seat)
+        for count in counts:
+            if src.count - count <= allowed:
+                break
+            for n in sorted(self._buckets[count]):
+                seat = self.tables[n].worst_open_seat()
+                if seat is not None:
+                    target = (self.tables[n], seat)
+                    break
+                if n not in decision.blocked:
+                    decision.blocked.append(n)
+            if target is not None:
                 break
         if target is None:
             return False
-        (src, (from_seat, player)), (dst, to_seat) = source, target
+        dst, to_seat = target
         move = self._move(decision, player, src, from_seat, dst, to_seat, BALANCE)
         if move.pending and src.number not in decision.waiting:
             decision.waiting.append(src.number)
