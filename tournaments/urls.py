@@ -9,7 +9,7 @@ from . import screens
 
 urlpatterns = [
     path("", screens.home, name="home"),
-    path("login/", auth_views.LoginView.as_view(template_name="login.html"), name="login"),
+    path("login/", auth_views.LoginView.as_view(template_name="login.html", next_page="console-list"), name="login"),
     path("logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
     path("clock/<int:tournament_id>/", screens.clock_screen, name="clock-screen"),
     path("tablet/<int:table_id>/", tablet, name="tablet"),

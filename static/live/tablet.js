@@ -133,7 +133,7 @@
     var toAct = state && state.phase === "action" ? state.to_act : null;
     data.seats.forEach(function (seat) {
       var angle = (Math.PI / 2) + (seat.number - 1) * (2 * Math.PI / count);
-      var x = 50 - 41 * Math.cos(angle), y = 50 + 38 * Math.sin(angle);
+      var x = 50 + 41 * Math.cos(angle), y = 50 + 38 * Math.sin(angle);
       var p = players[seat.number];
       var marks = el("div", { class: "marks" }, [
         seat.number === button ? el("span", { class: "mark btn-mark", title: T.button, text: "D" }) : null,

@@ -1,0 +1,158 @@
+"""Browser tests: Debian's Chromium (Playwright) against a real daphne server in a subprocess.
+
+One server (file SQLite database, no clock ticker) serves every test here. Screenshots go to docs/.
+"""
+
+import json
+import os
+import re
+import select
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (make browser)")
+    port = free_port()
+    db = tmp_path_factory.mktemp("browser") / "db.sqlite3"
+    log = open(db.parent / "server.log", "w")
+    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+    proc = subprocess.Popen([sys.executable, "-m", "tests.live.browser_server", str(db), str(port)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=log, env=env, text=True)
+    try:
+        ready, _, _ = select.select([proc.stdout], [], [], 120)
+        line = proc.stdout.readline() if ready else ""
+        if not line:
+            raise RuntimeError(f"browser server did not start; see {log.name}")
+        data = json.loads(line)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError(f"browser server is not listening; see {log.name}") from None
+                time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}", data
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def sign_in(context, base, data):
+    page = context.new_page()
+    page.goto(f"{base}/login/")
+    page.fill("input[name=username]", data["username"])
+    page.fill("input[name=password]", data["password"])
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/console/")
+    return page
+
+
+def seconds_of(text: str) -> int:
+    parts = [int(p) for p in text.split(":")]
+    return parts[-1] + 60 * parts[-2] + (3600 * parts[0] if len(parts) == 3 else 0)
+
+
+def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, browser):
+    from playwright.sync_api import expect
+
+    base, data = server
+    tid = data["clock_tournament"]
+    director = browser.new_context(viewport={"width": 1400, "height": 1000})
+    console = sign_in(director, base, data)
+    console.goto(f"{base}/console/{tid}/")
+    console.click("[data-action=pair-clock]")
+    code = console.text_content("[data-role=pairing-code]").strip()
+
+    # The screen pairs itself with the code the director shows.
+    screen = browser.new_context(viewport={"width": 1920, "height": 1080})
+    clock = screen.new_page()
+    clock.goto(f"{base}/pair/")
+    clock.fill("input[name=code]", code)
+    clock.click("button[type=submit]")
+    clock.wait_for_url(f"{base}/clock/{tid}/")
+    clock.evaluate("window.__sameDocument = true")
+    level = clock.locator("[data-clock] [data-role=level]")
+    time_left = clock.locator("[data-clock] [data-role=time]")
+    expect(level).to_have_text("Level 1")
+    expect(clock.locator("[data-role=stakes]")).to_have_text("10 / 20")
+    expect(clock.locator("[data-role=announcement]")).to_contain_text("Late registration")
+    # It counts down by itself.
+    first = time_left.text_content()
+    expect(time_left).not_to_have_text(first, timeout=3000)
+    assert seconds_of(time_left.text_content()) < seconds_of(first)
+    clock.wait_for_timeout(300)
+    clock.screenshot(path=str(DOCS / "clock.png"))
+
+    # The director takes time off so that 3 seconds are left; the screen then rolls into level 2 by
+    # itself (no ticker runs on this server, so no message tells it to).
+    console.goto(f"{base}/console/{tid}/")
+    csrf = console.locator("input[name=csrfmiddlewaretoken]").first.input_value()
+    remaining = seconds_of(time_left.text_content())
+    response = console.request.post(f"{base}/console/{tid}/clock/add_time/",
+                                    form={"seconds": str(-(remaining - 3)), "csrfmiddlewaretoken": csrf})
+    assert response.ok
+    expect(time_left).to_have_text(re.compile(r"^0:0[0-4]$"), timeout=3000)
+    expect(level).to_have_text("Level 2", timeout=8000)
+    expect(clock.locator("[data-role=stakes]")).to_have_text("15 / 30")
+    expect(clock.locator("[data-role=ante]")).to_have_text("Ante 5")
+    expect(clock.locator("[data-clock]")).to_have_class(re.compile("level-changed"))
+
+    # The director skips to the next level (a break here): the screen shows the break and color-up.
+    console.goto(f"{base}/console/{tid}/")
+    console.click("[data-action=next-level]")
+    expect(level).to_have_text("Break", timeout=5000)
+    expect(clock.locator("[data-role=color-up]")).to_contain_text("5")
+    expect(clock.locator("[data-role=next]")).to_contain_text("Level 3: 25 / 50")
+
+    # Paused: the whole screen turns red and the time stands still.
+    console.click("[data-action=pause]")
+    expect(clock.locator("[data-clock]")).to_have_class(re.compile("paused"), timeout=5000)
+    expect(clock.locator("[data-role=state]")).to_have_text("PAUSED")
+    frozen = time_left.text_content()
+    clock.wait_for_timeout(1200)
+    assert time_left.text_content() == frozen
+    color = clock.evaluate("getComputedStyle(document.querySelector('[data-clock]')).backgroundColor")
+    assert color == "rgb(142, 0, 0)"
+    assert clock.evaluate("window.__sameDocument") is True  # never reloaded
+    console.wait_for_timeout(500)
+    console.screenshot(path=str(DOCS / "console.png"), full_page=True)
+    director.close()
+    screen.close()
