@@ -468,19 +468,29 @@ def _check(hole, board) -> tuple[list[int], list[int]]:
 
 def evaluate_high(hole, board) -> HighValue:
     """The best high hand from exactly two hole cards and three board cards (R2.3, R2.4)."""
-    hole_cards, board_cards = _check(hole, board)
-    return _high_value(hole_cards, _cached_board(tuple(board_cards)))
+    return evaluate_hand(hole, board)[0]
 
 
 def evaluate_low(hole, board) -> LowValue | None:
     """The best 8-or-better ace-to-five low from two hole and three board cards, or None (R2.5)."""
-    hole_cards, board_cards = _check(hole, board)
-    return _low_value(hole_cards, _cached_board(tuple(board_cards)))
+    return evaluate_hand(hole, board)[1]
 
 
 def evaluate_hand(hole, board) -> tuple[HighValue, LowValue | None]:
     """Both halves at once, for Hi/Lo: the best high and the best low, each with its own two hole
-    cards (R2.6). Parses and checks the cards once."""
+    cards (R2.6). The last few answers are remembered, so ``evaluate_high`` then ``evaluate_low``
+    of one player at a showdown does the work once."""
+    if isinstance(hole, str) or isinstance(board, str):
+        _check(hole, board)  # raises, naming the string
+    try:
+        return _evaluate(tuple(hole), tuple(board))
+    except TypeError:  # not iterable, or unhashable codes: let the strict parser name the input
+        _check(hole, board)
+        raise
+
+
+@lru_cache(maxsize=128)
+def _evaluate(hole: tuple, board: tuple) -> tuple[HighValue, LowValue | None]:
     hole_cards, board_cards = _check(hole, board)
     prepared = _cached_board(tuple(board_cards))
     return _high_value(hole_cards, prepared), _low_value(hole_cards, prepared)

@@ -90,6 +90,10 @@ def test_r2_1_evaluation_refuses_bad_input_naming_it():
         evaluate_high(["As", "Kd", "9c", "7h", "2s"], BOARD)
     with pytest.raises(CardError, match="duplicate card Qs in board"):
         evaluate_high(HOLE, ["Qs", "Qs", "9c", "4h", "3d"])
+    with pytest.raises(CardError, match="must be a list of card codes, not None"):
+        evaluate_high(None, BOARD)
+    with pytest.raises(CardError, match="must be a string like 'As', not \\['As'\\]"):
+        evaluate_high([["As"], "Kd", "7c", "7h", "2s"], BOARD)
     # Any iterable of codes works, not just lists.
     assert evaluate_high(iter(HOLE), tuple(BOARD)) == evaluate_high(HOLE, BOARD)
 
