@@ -1,0 +1,105 @@
+"""RULES 7.6: before a hand ends, no response carries the seed, the deck order or a hole card that has
+not been shown, except to the deck-prep role (dealing.view_deck)."""
+
+import json
+
+import pytest
+from rest_framework.test import APIClient
+
+from dealing.engine import shuffled_deck
+from dealing.models import Hand
+
+from .conftest import Tablet, make_tournament, play_out
+
+
+def secrets_of(hand: Hand) -> tuple[str, list[str], list[str]]:
+    """The seed hex, the hole cards and the deck cards that are not on the board yet."""
+    deck = shuffled_deck(bytes(hand.seed))
+    holes = deck[: 5 * len(hand.config["seats"])]
+    return bytes(hand.seed).hex(), holes, deck
+
+
+def leaks(text: str, hand: Hand, board: list[str]) -> list[str]:
+    seed, holes, deck = secrets_of(hand)
+    found = []
+    if seed in text:
+        found.append("seed")
+    found += [card for card in holes if f'"{card}"' in text]
+    undealt = [c for c in deck if c not in board and c not in holes]
+    if json.dumps(undealt[:10])[1:-1] in text:
+        found.append("deck order")
+    return found
+
+
+def responses(client, hand, table, tablet_response=None):
+    urls = [f"/api/hands/{hand.pk}/", f"/api/hands/{hand.pk}/events/", f"/api/hands/{hand.pk}/options/",
+            f"/api/tables/{table.pk}/current-hand/", f"/api/hands/?table={table.pk}",
+            f"/api/hands/{hand.pk}/history/", f"/api/hands/{hand.pk}/history/?output=text",
+            f"/api/hands/{hand.pk}/deck/", f"/api/hands/{hand.pk}/verify/"]
+    out = {url: client.get(url) for url in urls}
+    if tablet_response is not None:
+        out["action response"] = tablet_response
+    return out
+
+
+@pytest.mark.django_db
+def test_no_response_carries_a_secret_before_the_hand_ends(api, deck_prep, django_user_model):
+    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    created = api.post("/api/hands/", {"table": table.pk}, format="json")
+    hand = Hand.objects.get(pk=created.json()["id"])
+    tablet = Tablet(api, hand.pk)
+    acted = tablet.act(1, "call")
+    board = tablet.state()["board"]
+    assert board  # the first flop card is public (R4.2)
+
+    anonymous = APIClient()
+    staff = api
+    for who, client in (("anonymous", anonymous), ("staff", staff)):
+        checked = responses(client, hand, table, acted if who == "staff" else None)
+        checked["start response"] = created
+        for url, response in checked.items():
+            text = response.content.decode()
+            assert not leaks(text, hand, board), (who, url, leaks(text, hand, board))
+        assert checked[f"/api/hands/{hand.pk}/deck/"].status_code in (401, 403)
+        assert checked[f"/api/hands/{hand.pk}/history/"].status_code == 409
+
+    # the deck-prep role sees the seed, the deck and every hole card
+    prep = APIClient()
+    prep.force_authenticate(deck_prep)
+    deck = prep.get(f"/api/hands/{hand.pk}/deck/").json()
+    seed, holes, full_deck = secrets_of(hand)
+    assert deck["seed"] == seed and deck["deck"] == full_deck
+    response = prep.get(f"/api/hands/{hand.pk}/")
+    assert "seed" in leaks(response.content.decode(), hand, board)  # the leak check does find secrets
+    state = response.json()
+    assert state["seed"] == seed
+    assert sorted(c for p in state["state"]["players"] for c in p["cards"]) == sorted(holes)
+    events = prep.get(f"/api/hands/{hand.pk}/events/").json()["events"]
+    assert any(e["type"] == "hole" for e in events)
+
+
+@pytest.mark.django_db
+def test_everything_is_revealed_once_the_hand_is_over(api):
+    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
+    play_out(Tablet(api, hand_id))
+    hand = Hand.objects.get(pk=hand_id)
+    anonymous = APIClient()
+    data = anonymous.get(f"/api/hands/{hand_id}/").json()
+    assert data["seed"] == bytes(hand.seed).hex()
+    phh = anonymous.get(f"/api/hands/{hand_id}/history/")
+    assert phh.status_code == 200 and "variant = " in phh.content.decode()
+    assert bytes(hand.seed).hex() in phh.content.decode()
+    text = anonymous.get(f"/api/hands/{hand_id}/history/?output=text").content.decode()
+    assert "Cup - table 1 - hand 1" in text and "*** SUMMARY ***" in text
+
+
+@pytest.mark.django_db
+def test_a_voided_hand_reveals_its_seed_but_a_running_one_never_does(api, floor):
+    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
+    assert APIClient().get(f"/api/hands/{hand_id}/").json()["seed"] is None
+    client = APIClient()
+    client.force_authenticate(floor)
+    assert client.post(f"/api/hands/{hand_id}/void/", {"reason": "card exposed"}, format="json").status_code == 200
+    assert APIClient().get(f"/api/hands/{hand_id}/").json()["seed"] is not None
