@@ -409,16 +409,15 @@ def _high_value(hole, board: Board) -> HighValue:
     h0, h1, h2, h3, h4 = hole
     p = _CARD_PRIME
     key = p[h0] * p[h1] * p[h2] * p[h3] * p[h4]
-    pair_ids = _PAIR_IDS_OF[key]
     strengths = _PAIR_GETTER[key](board.row)
     strength = max(strengths)
-    if board.flush_suit >= 0:
-        flush, cards = _best_flush(hole, board)
-        if flush > strength:
-            return HighValue(flush, (CODES[cards[0]], CODES[cards[1]], CODES[cards[2]], CODES[cards[3]], CODES[cards[4]]))
-    low_rank, high_rank = _PAIR_RANKS[pair_ids[strengths.index(strength)]]
-    a = next(c for c in hole if c >> 2 == low_rank)
-    b = next(c for c in hole if c >> 2 == high_rank and c != a)
+    if board.flush_suit >= 0 and _high(hole, board) > strength:
+        flush, (a, b, c, d, e) = _best_flush(hole, board)
+        return HighValue(flush, (CODES[a], CODES[b], CODES[c], CODES[d], CODES[e]))
+    low_rank, high_rank = _PAIR_RANKS[_PAIR_IDS_OF[key][strengths.index(strength)]]
+    ranks = [h0 >> 2, h1 >> 2, h2 >> 2, h3 >> 2, h4 >> 2]
+    i = ranks.index(low_rank)
+    a, b = hole[i], hole[ranks.index(high_rank, i + 1) if high_rank == low_rank else ranks.index(high_rank)]
     triples, triple_keys = board.triples
     c, d, e = triples[list(map(_HIGH.__getitem__, map((p[a] * p[b]).__mul__, triple_keys))).index(strength)]
     return HighValue(strength, (CODES[a], CODES[b], CODES[c], CODES[d], CODES[e]))
