@@ -38,7 +38,17 @@ class LevelSerializer(serializers.ModelSerializer):
     def get_number(self, level) -> int | None:
         if level.is_break:
             return None
-        return level.structure.levels.filter(is_break=False, order__lte=level.order).count()
+        # One query per structure, not per level: numbers of all its levels, cached for this response.
+        cache = self.root.context.setdefault("level_numbers", {}) if self.root else {}
+        if level.structure_id not in cache:
+            numbers, number = {}, 0
+            for order, is_break in Level.objects.filter(structure_id=level.structure_id).order_by("order").values_list(
+                "order", "is_break"
+            ):
+                number += 0 if is_break else 1
+                numbers[order] = number
+            cache[level.structure_id] = numbers
+        return cache[level.structure_id].get(level.order)
 
 
 class StructureSerializer(serializers.ModelSerializer):
