@@ -75,6 +75,7 @@ def tablet_labels() -> dict:
         "folded": _("Folded"),
         "all_in_label": _("All-in"),
         "level": _("Level"),
+        "ante": _("Ante"),
         "shows": _("shows"),
         "stack": _("Stack"),
         "seat_hole": _("Hole cards for seat %(seat)s"),

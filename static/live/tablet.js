@@ -113,7 +113,7 @@
     var live = hand && hand.status === "running";
     var level = data.level;
     this.q("[data-role=level]").textContent = level ? (data.tournament.betting === "fixed_limit" && level.small_bet ?
-      level.small_bet + "/" + level.big_bet : level.small_blind + "/" + level.big_blind) + (level.ante ? " · " + T.level + " ante " + level.ante : "") : "";
+      level.small_bet + "/" + level.big_bet : level.small_blind + "/" + level.big_blind) + (level.ante ? " · " + T.ante + " " + level.ante : "") : "";
     this.q("[data-role=hand-label]").textContent = hand ? T.hand + " #" + hand.number : "";
     this.q("[data-role=commitment]").textContent = hand && hand.seed_commitment ? T.commitment + " " + hand.seed_commitment : "";
     this.renderSeats(data, live ? state : (hand ? state : null));
@@ -163,9 +163,17 @@
       board.appendChild(cardFace(state.board[i], i === 0 && preflop && state.board[0] ? "exposed" : ""));
     }
     if (preflop && state.board[0] && live) street.textContent = T.exposed;
-    (state.pots || []).forEach(function (pot, i) {
-      pots.appendChild(el("span", { class: "pot", "data-role": "pot", text: (i === 0 ? T.main_pot : T.side_pot + " " + i) + " " + L.fmtNumber(pot.amount) }));
-    });
+    var potList = state.pots || [];
+    var allIn = state.players.some(function (p) { return p.all_in && !p.folded; });
+    if (allIn && potList.length > 1) {
+      // R6.1: with unequal all-ins, each pot is shown with what it holds.
+      potList.forEach(function (pot, i) {
+        pots.appendChild(el("span", { class: "pot", "data-role": "pot", text: (i === 0 ? T.main_pot : T.side_pot + " " + i) + " " + L.fmtNumber(pot.amount) }));
+      });
+    } else if (potList.length) {
+      var total = potList.reduce(function (sum, pot) { return sum + pot.amount; }, 0);
+      pots.appendChild(el("span", { class: "pot", "data-role": "pot", text: T.pot + " " + L.fmtNumber(total) }));
+    }
   };
 
   Tablet.prototype.renderNotices = function (data) {
