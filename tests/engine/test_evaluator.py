@@ -344,3 +344,16 @@ def test_the_module_documentation_example_runs():
 
     result = doctest.testmod(evaluator)
     assert result.attempted >= 3 and result.failed == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.permutations(CODES), st.permutations("cdhs"))
+def test_renaming_the_suits_changes_no_hand(deck, suits):
+    """Suits have no rank (R2.4): swapping them consistently keeps every value, high and low."""
+    rename = dict(zip("cdhs", suits))
+    hole, board = deck[:5], deck[5:10]
+    renamed = [c[0] + rename[c[1]] for c in hole], [c[0] + rename[c[1]] for c in board]
+    high, low = evaluate_hand(hole, board)
+    other_high, other_low = evaluate_hand(*renamed)
+    assert high == other_high and high.name == other_high.name
+    assert low == other_low
