@@ -6,11 +6,15 @@ of ``manage.py serve``. It is idempotent: each clock is advanced by compare-and-
 late or after a restart gives the same result (levels missed while the server was down are caught up).
 """
 
+import logging
+
 from celery import shared_task
 from django.utils import timezone
 
 from .models import Tournament
 from .services import advance_clock
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(name="tournaments.tasks.advance_clocks", ignore_result=True)
@@ -24,8 +28,11 @@ def advance_clocks() -> int:
         paused_at__isnull=True,
     ).select_related("structure")
     for tournament in running:
-        if advance_clock(tournament, now):
-            changed += 1
+        try:
+            if advance_clock(tournament, now):
+                changed += 1
+        except Exception:  # one broken tournament must not stop every other clock
+            logger.exception("advancing the clock of tournament %s failed", tournament.pk)
     try:
         from config.health import record_tick
     except ImportError:  # the health check is optional
