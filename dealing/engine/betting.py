@@ -6,7 +6,7 @@ round remembers the last full bet or raise, because an all-in for less than that
 betting to players who have already acted (R5.1 half-bet rule, R5.4).
 """
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import RuleError
 
@@ -17,8 +17,7 @@ STRUCTURES = (FIXED_LIMIT, POT_LIMIT, NO_LIMIT)
 CAP_BETS = 4  # bet, raise, re-raise, cap (R5.1)
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     """What the player to act may do. ``call`` is the amount they would add to call (0 with ``check``);
     ``raise_kind`` is ``"bet"`` or ``"raise"`` when they may put in more, with ``min_to``/``max_to`` the
     smallest and largest total for the round (either may be an all-in for less than a full bet)."""

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field, fields
 from .betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, STRUCTURES, BettingRound, Options
 from .cards import CardError, parse_cards
 from .errors import ConfigError, RuleError
-from .evaluator import evaluate_high, evaluate_low
+from .cards import CODES
+from .evaluator import NO_LOW, HighValue, LowValue, evaluate_hand, high_strength, hilo_strengths
 from .pots import Pot, award, build_pots
 from .shuffle import shuffled_deck
 
@@ -194,7 +195,7 @@ class HandConfig:
         return self.game == COURCHEVEL_HILO
 
     def to_dict(self) -> dict:
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {name: getattr(self, name) for name in _CONFIG_FIELDS}
         data["seats"] = [s.to_dict() for s in self.seats]
         return data
 
@@ -202,8 +203,7 @@ class HandConfig:
     def from_dict(cls, data: dict) -> "HandConfig":
         if not isinstance(data, dict):
             raise ConfigError("bad_config", "a hand config must be a mapping")
-        names = {f.name for f in fields(cls)}
-        unknown = set(data) - names
+        unknown = set(data) - set(_CONFIG_FIELDS)
         if unknown:
             raise ConfigError("unknown_field", f"unknown hand config field(s): {', '.join(sorted(unknown))}",
                               params={"fields": sorted(unknown)})
@@ -214,6 +214,10 @@ class HandConfig:
             raise ConfigError("missing_field", f"missing hand config field(s): {', '.join(sorted(missing))}",
                               params={"fields": sorted(missing)})
         return cls(**data)
+
+
+_CARD_INDEX = {code: index for index, code in enumerate(CODES)}
+_CONFIG_FIELDS = tuple(f.name for f in fields(HandConfig))
 
 
 class _Player:
@@ -266,6 +270,7 @@ class Hand:
         self.street = 0  # index into ROUNDS / BOARD_STREETS
         self._round: BettingRound | None = None
         self._to_act: _Player | None = None
+        self._options: Options | None = None  # the options of the player to act, until the next event
         self._cursor = 0  # where the search for the next player to act starts
         self._aggressor: _Player | None = None
         self._live = len(self.players)
@@ -369,7 +374,9 @@ class Hand:
         """The legal options of the player to act (None when nobody is to act)."""
         if self.phase != ACTION or self._to_act is None:
             return None
-        return self._options_for(self._to_act)
+        if self._options is None:
+            self._options = self._options_for(self._to_act)
+        return self._options
 
     def pots(self) -> list[Pot]:
         """The main pot and side pots as they stand (bets of the current round included)."""
@@ -437,7 +444,7 @@ class Hand:
             rule = "R4.3" if self.street == 0 else "R4.4"
             raise RuleError("not_your_turn", f"it is seat {player.seat}'s turn to act, not seat {seat!r}", rule,
                             {"seat": seat, "to_act": player.seat})
-        options = self._options_for(player)
+        options = self.options()
         betting = self._round
         all_in_to = player.bet + player.stack
         if action == "all_in":
@@ -458,7 +465,7 @@ class Hand:
         elif action == "call":
             if not options.call:
                 raise RuleError("nothing_to_call", "there is no bet to call: check or bet", "R4.5")
-            if amount is not None and amount != options.call:
+            if amount is not None and (type(amount) is not int or amount != options.call):
                 raise RuleError("bad_call", f"the call is {options.call}, not {amount!r}", "R4.5",
                                 {"call": options.call, "amount": repr(amount)})
             added = options.call
@@ -536,6 +543,7 @@ class Hand:
 
     def _emit(self, event: dict) -> None:
         self.events.append(event)
+        self._options = None  # every change of state comes with an event
 
     def _not_waiting(self, what: str) -> RuleError:
         if self.phase == COMPLETE:
@@ -775,19 +783,23 @@ class Hand:
         lows: dict[int, object] | None = {} if config.hilo else None
         names: dict[int, dict] = {}
         if len(contenders) > 1 or any(p.shown for p in contenders):
+            # Winners are decided on the evaluator's integer strengths (fast); names come from them,
+            # and the five cards used are looked up below for the winning hands only.
+            board = [_CARD_INDEX[c] for c in self.board]
             for p in contenders:
-                if not p.shown or len(self.board) != 5:
+                if not p.shown or len(board) != 5:
                     continue
-                high = evaluate_high(p.hole, self.board)
-                highs[p.seat] = high
-                entry = {"seat": p.seat, "cards": list(p.hole), "high": high.name, "high_cards": list(high.cards),
-                         "low": None, "low_cards": None}
+                hole = [_CARD_INDEX[c] for c in p.hole]
                 if lows is not None:
-                    low = evaluate_low(p.hole, self.board)
-                    if low is not None:
-                        lows[p.seat] = low
-                        entry["low"] = low.name
-                        entry["low_cards"] = list(low.cards)
+                    high, low = hilo_strengths(hole, board)  # R2.6: each half with its own pair
+                else:
+                    high, low = high_strength(hole, board), NO_LOW
+                highs[p.seat] = high
+                entry = {"seat": p.seat, "cards": list(p.hole), "high": HighValue(high).name, "high_cards": None,
+                         "low": None, "low_cards": None}
+                if low != NO_LOW:
+                    lows[p.seat] = low
+                    entry["low"] = LowValue(low).name
                 names[p.seat] = entry
         pots_out = []
         for number, pot in enumerate(self.pots()):
@@ -806,6 +818,14 @@ class Hand:
                                    "hand": hand_name})
             pots_out.append({"number": number, "amount": pot.amount, "eligible": list(pot.eligible),
                              "awards": pot_awards})
+        for seat, entry in names.items():
+            shares = {a["share"] for pot in pots_out for a in pot["awards"] if a["seat"] == seat}
+            if shares:
+                high, low = evaluate_hand(entry["cards"], self.board)
+                if shares - {"low"}:
+                    entry["high_cards"] = list(high.cards)
+                if "low" in shares:
+                    entry["low_cards"] = list(low.cards)
         if self._middle != 0:
             raise AssertionError(f"{self._middle} chips left in the middle after the awards (R6.7)")
         stacks = [{"seat": p.seat, "player": p.player, "start": p.start, "stack": p.stack,

@@ -50,9 +50,9 @@ def expected_legal(hand: Hand, seat, action, amount) -> bool:
     if action == "fold":
         return amount is None
     if action == "check":
-        return options.call == 0
+        return options.call == 0 and amount is None
     if action == "call":
-        return options.call > 0 and amount is None
+        return options.call > 0 and (amount is None or (type(amount) is int and amount == options.call))
     if action in ("bet", "raise"):
         return (action == options.raise_kind and type(amount) is int
                 and options.min_to <= amount <= options.max_to)
