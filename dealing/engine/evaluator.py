@@ -250,9 +250,9 @@ _BEST_FLUSH_WITH_PAIR: dict[int, list[int]] = {}
 def _best_with_pair(board_key: int, board) -> list[int]:
     row = _BEST_WITH_PAIR.get(board_key)
     if row is None:
-        columns = [_PAIR_TRIPLE[_TRIPLE_ID[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c]]]
-                   for a, b, c in combinations(board, 3)]
-        row = _BEST_WITH_PAIR[board_key] = list(map(max, *columns))
+        # A paired board has fewer than ten distinct rank triples (at least two, even for quads).
+        triple_ids = {_TRIPLE_ID[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c]] for a, b, c in combinations(board, 3)}
+        row = _BEST_WITH_PAIR[board_key] = list(map(max, *(_PAIR_TRIPLE[i] for i in triple_ids)))
     return row
 
 
