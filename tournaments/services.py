@@ -64,7 +64,8 @@ def record_audit(actor, action: str, target=None, reason: str = "", data: dict |
     ``target`` is a model instance (its tournament is found when it has one) or a short string.
     """
     user = actor if isinstance(actor, AbstractBaseUser) and actor.is_authenticated else None
-    if actor is not None and user is None and not device_label:
+    anonymous = getattr(actor, "is_anonymous", False) and not getattr(actor, "label", "")
+    if actor is not None and user is None and not device_label and not anonymous:
         device_label = str(getattr(actor, "label", "") or actor)[:100]
     if tournament is None and target is not None:
         if isinstance(target, Tournament):

@@ -309,3 +309,20 @@ def test_changing_the_starting_stack_before_the_start_updates_registered_entries
     assert entry.chips == 30000
     change = AuditEntry.objects.get(action="tournament.update")
     assert change.data["starting_stack"] == {"before": 20000, "after": 30000}
+
+
+def test_record_audit_names_a_user_or_a_device_and_never_an_anonymous_visitor(make_tournament, staff):
+    from django.contrib.auth.models import AnonymousUser
+
+    tournament = make_tournament()
+
+    class Tablet:
+        label = "Table 3 tablet"
+
+    by_staff = services.record_audit(staff, "test.action", tournament, "why", {"k": 1})
+    by_device = services.record_audit(Tablet(), "test.action", tournament)
+    by_nobody = services.record_audit(AnonymousUser(), "test.action", tournament)
+    assert (by_staff.actor, by_staff.tournament, by_staff.reason, by_staff.data) == (staff, tournament, "why", {"k": 1})
+    assert by_device.actor is None and by_device.device_label == "Table 3 tablet"
+    assert by_nobody.actor is None and by_nobody.device_label == ""
+    assert by_staff.target == f"tournament:{tournament.pk} Winter Cup"
