@@ -164,7 +164,7 @@ class LowValue:
 
 
 # ---------------------------------------------------------------------------------------------
-# Tables, built once at import (about a tenth of a second).
+# Tables, built once at import (about a tenth of a second of CPU).
 
 _PRIMES = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41)
 _CARD_PRIME = [_PRIMES[c >> 2] for c in range(52)]
@@ -214,10 +214,12 @@ def _prime_key(ranks) -> int:
 _FIVE_RANKS = [r for r in combinations_with_replacement(range(13), 5) if r[0] != r[4]]  # 6,175
 _DISTINCT_FIVE = [r for r in _FIVE_RANKS if len(set(r)) == 5]  # 1,287
 # The 7,462 distinct high values in order: a hand's strength is its place in this list.
-_CLASS_CODE = sorted({_rank_code(r, False) for r in _FIVE_RANKS} | {_rank_code(r, True) for r in _DISTINCT_FIVE})
+_PLAIN_CODE = {r: _rank_code(r, False) for r in _FIVE_RANKS}
+_FLUSH_CODE = {r: _rank_code(r, True) for r in _DISTINCT_FIVE}
+_CLASS_CODE = sorted({*_PLAIN_CODE.values(), *_FLUSH_CODE.values()})
 _CLASS_OF_CODE = {code: i for i, code in enumerate(_CLASS_CODE)}
-_HIGH = {_prime_key(r): _CLASS_OF_CODE[_rank_code(r, False)] for r in _FIVE_RANKS}  # any five ranks
-_FLUSH = {_prime_key(r): _CLASS_OF_CODE[_rank_code(r, True)] for r in _DISTINCT_FIVE}  # five suited
+_HIGH = {_prime_key(r): _CLASS_OF_CODE[code] for r, code in _PLAIN_CODE.items()}  # any five ranks
+_FLUSH = {_prime_key(r): _CLASS_OF_CODE[code] for r, code in _FLUSH_CODE.items()}  # five suited
 
 # Pair and triple rank multisets: 91 pairs (r1 <= r2) and 455 triples. _PAIR_TRIPLE[t][p] is the
 # non-flush strength of pair p with triple t (-1 where that would need five of a rank).

@@ -357,3 +357,14 @@ def test_renaming_the_suits_changes_no_hand(deck, suits):
     other_high, other_low = evaluate_hand(*renamed)
     assert high == other_high and high.name == other_high.name
     assert low == other_low
+
+
+def test_r2_4_high_strengths_cover_the_7462_distinct_poker_hands():
+    assert HighValue.from_strength(0).key == (0, 5, 3, 2, 1, 0)  # 7-5-4-3-2, the worst hand
+    assert HighValue.from_strength(0).name == "High card, seven"
+    assert HighValue.from_strength(7461).name == "Royal flush"
+    categories = [HighValue.from_strength(s).key[0] for s in range(7462)]
+    assert categories == sorted(categories)
+    assert [categories.count(c) for c in range(9)] == [1277, 2860, 858, 858, 10, 1277, 156, 156, 10]
+    with pytest.raises(IndexError):
+        HighValue.from_strength(7462).name
