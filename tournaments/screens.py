@@ -406,3 +406,18 @@ def console_answer_floor(request, tournament_id: int, call_id: int):
     call = get_object_or_404(FloorCall, pk=call_id, tournament=tournament)
     answer_floor_call(call, actor=request.user)
     return _back(request, tournament, "clock")
+
+
+@staff_member_required
+def console_hand(request, tournament_id: int, hand_id: int):
+    """One hand's history and its verification (RULES section 7), for the director."""
+    from dealing import histories
+    from dealing.models import Hand
+    from dealing.verification import verify_hand
+
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id, table__tournament=tournament)
+    history = histories.hand_history(hand, "text") if hand.is_over else ""
+    report = verify_hand(hand)
+    return render(request, "console/hand.html", {"tournament": tournament, "hand": hand, "history": history,
+                                                 "report": report})

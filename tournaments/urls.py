@@ -25,6 +25,7 @@ urlpatterns = [
     path("console/<int:tournament_id>/announce/", screens.console_announce, name="console-announce"),
     path("console/<int:tournament_id>/register/", screens.console_register, name="console-register"),
     path("console/<int:tournament_id>/entries/<int:entry_id>/bust/", screens.console_bust, name="console-bust"),
+    path("console/<int:tournament_id>/hands/<int:hand_id>/", screens.console_hand, name="console-hand"),
     path("console/<int:tournament_id>/floor/<int:call_id>/answer/", screens.console_answer_floor,
          name="console-answer-floor"),
     path("console/<int:tournament_id>/devices/pair/", screens.console_pair, name="console-pair"),

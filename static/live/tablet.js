@@ -234,7 +234,7 @@
     if (state.phase === "show") {
       toAct.textContent = L.interp(T.seat_hole, { seat: state.to_show });
       this.renderPicker(state, 5, function (cards) { self.input(T.shows, { type: "show", seat: state.to_show, cards: cards }); });
-      if (!state.must_show) button("Muck", "fold wide", function () { self.input("muck", { type: "muck", seat: state.to_show }); });
+      if (!state.must_show) button(T.muck, "fold wide", function () { self.input(T.muck, { type: "muck", seat: state.to_show }); });
       return;
     }
     var o = state.options;
@@ -297,8 +297,8 @@
     box.appendChild(el("div", { class: "amount-value", "data-role": "amount", text: L.fmtNumber(value) }));
     box.appendChild(slider);
     box.appendChild(el("div", { class: "presets" }, [
-      el("button", { class: "secondary", text: "Min " + L.fmtNumber(o.min_to), onclick: function () { self.amount = o.min_to; self.amountTyped = false; self.render(); } }),
-      el("button", { class: "secondary", text: "Max " + L.fmtNumber(o.max_to), onclick: function () { self.amount = o.max_to; self.amountTyped = false; self.render(); } }),
+      el("button", { class: "secondary", text: T.min + " " + L.fmtNumber(o.min_to), onclick: function () { self.amount = o.min_to; self.amountTyped = false; self.render(); } }),
+      el("button", { class: "secondary", text: T.max + " " + L.fmtNumber(o.max_to), onclick: function () { self.amount = o.max_to; self.amountTyped = false; self.render(); } }),
     ]));
     box.appendChild(keypad);
     box.appendChild(confirm);

@@ -188,3 +188,58 @@ async def test_director_socket_is_for_staff_only():
 async def test_unknown_tournament_closes_with_not_found():
     ws = await connect("/ws/tournaments/999999/clock/")
     await expect_closed(ws, 4004)
+
+
+async def test_tablet_follows_its_hand_action_by_action_with_growing_versions():
+    """R4.2: the exposed flop card is in the table snapshot before any betting; options come from the engine."""
+    from dealing import services as dealing
+
+    tournament, tables = await setup(players=3)
+    table = tables[0]
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
+    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
+    empty = await ws.receive_json_from(timeout=2)
+    assert empty["data"]["hand"] is None and len(empty["data"]["seats"]) == 8
+    hand = await database_sync_to_async(dealing.start_next_hand)(table)
+    dealt = await ws.receive_json_from(timeout=2)
+    assert dealt["version"] > empty["version"]
+    state = dealt["data"]["hand"]["state"]
+    assert len(state["board"]) == 1 and state["street"] == "preflop"
+    options = state["options"]
+    assert options["call"] == 20 and "fold" in options["actions"]
+    await database_sync_to_async(dealing.apply_input)(
+        hand, {"type": "action", "seat": options["seat"], "action": "call"},
+        expected_seq=dealt["data"]["hand"]["seq"], client_action_id="tablet-1",
+    )
+    after = await ws.receive_json_from(timeout=2)
+    assert after["version"] > dealt["version"]
+    assert after["data"]["hand"]["seq"] > dealt["data"]["hand"]["seq"]
+    assert after["data"]["hand"]["state"]["to_act"] != options["seat"]
+    assert find_private_keys(after) == []
+    await ws.disconnect()
+
+
+async def test_a_seat_move_shows_on_both_tablets_until_the_dealer_acknowledges_it():
+    from tables import services as tables_services
+    from tables.models import Move
+
+    tournament, tables = await setup(players=12)
+    first, second = tables
+
+    def move_one():
+        seat = first.seat_set.filter(entry__isnull=False).order_by("number").first()
+        empty = second.seat_set.filter(entry__isnull=True).order_by("number").first()
+        return tables_services.move_entry(seat.entry, second, empty.number, reason="balance by hand")
+
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, second)
+    ws = await connect(f"/ws/tables/{second.pk}/", cookie_header(device, token))
+    await ws.receive_json_from(timeout=2)
+    move = await database_sync_to_async(move_one)()
+    snap = await ws.receive_json_from(timeout=2)
+    moves = snap["data"]["moves"]
+    assert [(m["id"], m["status"], m["outgoing"], m["to_table"]) for m in moves] == [(move.pk, "done", False, 2)]
+    await database_sync_to_async(tables_services.acknowledge_move)(move)
+    cleared = await ws.receive_json_from(timeout=2)
+    assert cleared["data"]["moves"] == []
+    assert (await database_sync_to_async(Move.objects.get)(pk=move.pk)).status == "acknowledged"
+    await ws.disconnect()
