@@ -1,7 +1,7 @@
 """Who may do what with hands: the one place that decides it.
 
-Writes (start a hand, act, enter cards, corrections) need authenticated staff. The dealer-tablet
-device tokens of the live screens extend ``can_operate`` here. Seeing the secret parts of a hand in
+Writes (start a hand, act, enter cards) need authenticated staff or the dealer tablet paired to
+that table (device tokens of ``tournaments.devices``); corrections need a floor person. Seeing the secret parts of a hand in
 progress (seed, deck order, unshown hole cards) needs the ``dealing.view_deck`` permission (the
 deck-prep role); everyone else only ever gets the public view.
 """
@@ -25,15 +25,24 @@ def can_view_deck(user) -> bool:
     return bool(user and user.is_authenticated and user.has_perm("dealing.view_deck"))
 
 
-class DealingPermission(BasePermission):
-    """Reads are open (they only carry the public view); writes need ``can_operate``."""
+def tablet_on_its_table(request, view) -> bool:
+    """A paired dealer tablet (``Authorization: Device <token>``) acting at its own table."""
+    try:
+        from tournaments.devices import TabletOnItsTablePermission
+    except ImportError:  # the live screens' device pairing is optional here
+        return False
+    return TabletOnItsTablePermission().has_permission(request, view)
 
-    message = _("Only tournament staff may run hands.")
+
+class DealingPermission(BasePermission):
+    """Reads are open (they only carry the public view); writes need staff or the table's tablet."""
+
+    message = _("Only tournament staff or this table's paired tablet may run hands.")
 
     def has_permission(self, request, view):
         if request.method in SAFE_METHODS:
             return True
-        return can_operate(request.user)
+        return can_operate(request.user) or tablet_on_its_table(request, view)
 
 
 class FloorPermission(BasePermission):

@@ -129,7 +129,7 @@ def _check_can_deal(tournament, table) -> None:
                            code="hand_running")
     reason = halted_reason(table)
     if reason:
-        raise HandConflict(reason, code="table_halted", rule="R8.3")
+        raise HandConflict(reason, code="table_halted")
 
 
 def _dealt_in(table) -> list:

@@ -1,0 +1,45 @@
+"""A paired dealer tablet runs hands at its own table only; its label is recorded on the events."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from dealing.models import HandEvent
+from tables.models import Seat, Table
+from tournaments.devices import create_pairing_code, redeem_pairing_code
+from tournaments.models import Entry, Player
+
+from .conftest import make_tournament
+
+
+@pytest.mark.django_db
+def test_tablet_acts_at_its_own_table_only(api, staff):
+    tournament, table = make_tournament(stacks=(1000, 1000, 1000), table_size=4)
+    other = Table.objects.create(tournament=tournament, number=2, seats=4)
+    for number in range(1, 5):
+        entry = None
+        if number <= 3:
+            entry = Entry.objects.create(tournament=tournament, player=Player.objects.create(name=f"O{number}"),
+                                         chips=1000)
+        Seat.objects.create(table=other, number=number, entry=entry)
+    code = create_pairing_code(tournament=tournament, kind="tablet", table=table, actor=staff)
+    device, token = redeem_pairing_code(code.code, label="Tablet T1")
+    tablet = APIClient()
+    tablet.credentials(HTTP_AUTHORIZATION=f"Device {token}")
+
+    started = tablet.post("/api/hands/", {"table": table.pk}, format="json")
+    assert started.status_code == 201, started.json()
+    hand = started.json()
+    response = tablet.post(f"/api/hands/{hand['id']}/actions/", {
+        "client_action_id": "t1", "expected_seq": hand["seq"], "seat": 1, "action": "call"}, format="json")
+    assert response.status_code == 200
+    assert HandEvent.objects.get(hand_id=hand["id"], client_action_id="t1").device == "Tablet T1"
+
+    assert tablet.post("/api/hands/", {"table": other.pk}, format="json").status_code == 403
+    other_hand = api.post("/api/hands/", {"table": other.pk}, format="json").json()
+    refused = tablet.post(f"/api/hands/{other_hand['id']}/actions/", {
+        "client_action_id": "t2", "expected_seq": other_hand["seq"], "seat": 1, "action": "fold"}, format="json")
+    assert refused.status_code == 403
+    assert not HandEvent.objects.filter(client_action_id="t2").exists()
+    # a tablet is not the floor and not deck prep
+    assert tablet.post(f"/api/hands/{hand['id']}/void/", {"reason": "r"}, format="json").status_code == 403
+    assert tablet.get(f"/api/hands/{hand['id']}/deck/").status_code == 403
