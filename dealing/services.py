@@ -130,6 +130,13 @@ def _check_can_deal(tournament, table) -> None:
     reason = halted_reason(table)
     if reason:
         raise HandConflict(reason, code="table_halted")
+    try:
+        from tournaments.services import hand_for_hand_waiting
+    except ImportError:
+        hand_for_hand_waiting = None
+    reason = hand_for_hand_waiting(table) if hand_for_hand_waiting else None
+    if reason:
+        raise HandConflict(reason, code="hand_for_hand_wait", rule="R8.6")
 
 
 def _dealt_in(table) -> list:
@@ -406,6 +413,20 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
                   actor=actor)
     live.table_changed(table.pk, "hand")
     live.tournament_changed(table.tournament_id, "entries")
+    tournament = table.tournament
+    if tournament.hand_for_hand:
+        transaction.on_commit(lambda: _close_hand_for_hand_round(tournament.pk))
+
+
+def _close_hand_for_hand_round(tournament_id: int) -> None:
+    """R8.6: once the last table has finished its hand, close the round now rather than at the next
+    clock tick (idempotent: the ticker may close the same round, only once)."""
+    from tournaments.models import Tournament
+    from tournaments.services import check_hand_for_hand_round
+
+    tournament = Tournament.objects.filter(pk=tournament_id).first()
+    if tournament is not None:
+        check_hand_for_hand_round(tournament)
 
 
 # ---------------------------------------------------------------- corrections by the floor

@@ -123,3 +123,41 @@ def test_fixed_limit_cap_lifts_only_when_the_tournament_is_heads_up(api):
     assert Entry.objects.filter(tournament=table2.tournament, status="active").count() == 2
     hand2 = Hand.objects.get(pk=api.post("/api/hands/", {"table": table2.pk}, format="json").json()["id"])
     assert hand2.config["cap_raises"] is False
+
+
+@pytest.mark.django_db
+def test_hand_for_hand_each_table_waits_for_the_others(api, django_capture_on_commit_callbacks):
+    """R8.6: during hand-for-hand every table plays one hand and waits until all tables have finished it;
+    the last table to finish closes the round, and the clock is charged for it."""
+    from django.utils import timezone
+
+    from tables.models import Seat, Table
+    from tournaments.models import Player
+
+    tournament, table = make_tournament(stacks=(1000, 1000, 1000), table_size=4)
+    other = Table.objects.create(tournament=tournament, number=2, seats=4)
+    for number in range(1, 5):
+        entry = None
+        if number <= 3:
+            entry = Entry.objects.create(tournament=tournament, player=Player.objects.create(name=f"O{number}"),
+                                         chips=1000)
+        Seat.objects.create(table=other, number=number, entry=entry)
+    round_start = timezone.now() - timezone.timedelta(seconds=5)
+    tournament.hand_for_hand = True
+    tournament.hand_for_hand_round_started_at = round_start
+    tournament.paused_at = timezone.now()
+    tournament.remaining_when_paused = 600.0
+    tournament.save()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        first = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
+        play_out(Tablet(api, first))
+    waiting = api.post("/api/hands/", {"table": table.pk}, format="json")
+    assert waiting.status_code == 409 and waiting.json()["code"] == "hand_for_hand_wait"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        second = api.post("/api/hands/", {"table": other.pk}, format="json").json()["id"]
+        play_out(Tablet(api, second))
+    tournament.refresh_from_db()
+    assert tournament.hand_for_hand_round_started_at > round_start  # a new round has begun
+    assert api.post("/api/hands/", {"table": table.pk}, format="json").status_code == 201
