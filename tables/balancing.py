@@ -154,10 +154,10 @@ class TableState:
                 distance += 1
         return distance
 
-    def open_seats(self) -> list[int]:
+    def open_seats(self, include_locked: bool = False) -> list[int]:
         return [
             s for s in range(1, self.size + 1)
-            if s not in self.seats and s not in self.reserved and s not in self.locked_seats
+            if s not in self.seats and s not in self.reserved and (include_locked or s not in self.locked_seats)
         ]
 
     def worst_open_seat(self) -> int | None:
@@ -175,9 +175,9 @@ class TableState:
                 best = (key, seat)
         return None if best is None else best[1]
 
-    def draw_seats(self) -> list[int]:
+    def draw_seats(self, include_locked: bool = False) -> list[int]:
         """Open seats a random draw may give (R8.1/R8.4): never next hand's small blind if avoidable."""
-        seats = self.open_seats()
+        seats = self.open_seats(include_locked)
         small_blind = self.next_small_blind_seat()
         others = [s for s in seats if s != small_blind]
         return others or seats
@@ -238,8 +238,10 @@ class Field:
         self._physical: dict[int, set[int]] = {}  # players sitting there now -> active table numbers
         self._physical_of: dict[int, int] = {}
         self.total = 0  # players in the field once pending moves are done
-        self._open: dict[int, int] = {}  # table -> open seats now
+        self._open: dict[int, int] = {}  # table -> open seats now, not counting locked ones
         self.open_total = 0
+        self._room: dict[int, int] = {}  # table -> open seats now, locked ones too
+        self.room_total = 0
         self._largest = 0  # the largest table size, to skip the final-table check cheaply
         for table in tables:
             if table.number in self.tables:
@@ -278,12 +280,15 @@ class Field:
             if not self._physical[old]:
                 del self._physical[old]
         self.open_total -= self._open.pop(n, 0)
+        self.room_total -= self._room.pop(n, 0)
         if table.broken:
             if n in getattr(self, "_break_queue", ()):
                 self._break_queue.remove(n)
             return
         locked_open = sum(1 for s in table.locked_seats if s not in table.seats and s not in table.reserved)
-        self._open[n] = table.size - len(table.seats) - len(table.reserved) - locked_open
+        self._room[n] = table.size - len(table.seats) - len(table.reserved)
+        self.room_total += self._room[n]
+        self._open[n] = self._room[n] - locked_open
         self.open_total += self._open[n]
         count = table.count
         self._counted[n] = count
@@ -367,8 +372,9 @@ class Field:
         self.tables[table].hand_in_progress = True
 
     def hand_finished(self, table: int, *, button: int | None, big_blind: int | None) -> tuple[list[Move], list[Move]]:
-        """The hand is over: record positions, do the break/redraw moves that waited for it and drop the
-        waiting balance moves (the next decision picks the player who is big blind next *now*).
+        """The hand is over: record positions, do the break/manual moves that waited for it and drop the
+        waiting balance moves (the next decision picks the player who is big blind next *now*); at a
+        table that broke meanwhile every waiting move is made, since nobody may stay there.
 
         Returns (moves done, moves dropped)."""
         t = self.tables[table]
@@ -377,7 +383,7 @@ class Field:
         done, dropped = [], []
         for player in list(t.outgoing):
             move = self.pending[player]
-            if move.reason == BALANCE:
+            if move.reason == BALANCE and not t.broken:
                 self._drop(move)
                 dropped.append(move)
             else:
@@ -446,8 +452,9 @@ class Field:
         return decision
 
     def _fits_without(self, table: TableState) -> bool:
-        """R8.4: the players of ``table`` fit in the open seats of the others right now."""
-        return self.open_total - self._open[table.number] >= table.count
+        """R8.4: the players of ``table`` fit in the open seats of the others right now (a break may use
+        a seat the director locked empty, as a last resort: a table that cannot break cannot deal either)."""
+        return self.room_total - self._room[table.number] >= table.count
 
     def _break(self, table: TableState, decision: Decision) -> None:
         """R8.4: the table breaks; its players go to open seats at the shortest tables by random draw."""
@@ -457,28 +464,31 @@ class Field:
         leaving = [(seat, p) for seat, p in sorted(table.seats.items()) if p not in table.outgoing]
         _shuffle(self.rng, leaving)
         for seat, player in leaving:
-            dst, to_seat = self._draw_open_seat(exclude=table.number)
+            dst, to_seat = self._draw_open_seat(exclude=table.number, allow_locked=True)
             self._move(decision, player, table, seat, dst, to_seat, BREAK)
         # Players promised to this table by pending moves go elsewhere too.
         for to_seat, player in sorted(table.reserved.items()):
             move = self.pending[player]
             self._drop(move)
             src = self.tables[move.from_table]
-            dst, new_seat = self._draw_open_seat(exclude=table.number)
+            dst, new_seat = self._draw_open_seat(exclude=table.number, allow_locked=True)
             self._move(decision, player, src, move.from_seat, dst, new_seat, BREAK)
 
-    def _draw_open_seat(self, exclude: int | None = None) -> tuple[TableState, int]:
+    def _draw_open_seat(self, exclude: int | None = None, *, allow_locked: bool = False) -> tuple[TableState, int]:
         """A random open seat at the shortest tables that have one (R8.1, R8.4): a random table among
-        them, then a random open seat there (tables of one count have the same number of open seats)."""
-        for count in sorted(self._buckets):
-            candidates = sorted(n for n in self._buckets[count] if n != exclude and self._open[n] > 0)
-            while candidates:
-                i = self.rng.randrange(len(candidates))
-                t = self.tables[candidates[i]]
-                seats = t.draw_seats()
-                if seats:
-                    return t, _choice(self.rng, seats)
-                candidates.pop(i)
+        them, then a random open seat there (tables of one count have the same number of open seats).
+        With ``allow_locked`` a seat the director locked empty is used when no other seat is left."""
+        for locked_too in (False, True) if allow_locked else (False,):
+            room = self._room if locked_too else self._open
+            for count in sorted(self._buckets):
+                candidates = sorted(n for n in self._buckets[count] if n != exclude and room[n] > 0)
+                while candidates:
+                    i = self.rng.randrange(len(candidates))
+                    t = self.tables[candidates[i]]
+                    seats = t.draw_seats(include_locked=locked_too)
+                    if seats:
+                        return t, _choice(self.rng, seats)
+                    candidates.pop(i)
         raise SeatingError("no_open_seat", "no table has an open seat", rule="R8.4")
 
     def _final_redraw(self, decision: Decision) -> None:

@@ -1,0 +1,82 @@
+"""Two bust-outs at once leave consistent seating (R8.3): the tournament lock serialises balancing.
+
+Threads with their own database connections. On SQLite the IMMEDIATE transaction mode makes the
+second writer wait; with DATABASE_URL pointing at PostgreSQL the same test runs there with
+SELECT ... FOR UPDATE on the tournament row.
+"""
+
+import threading
+
+import pytest
+from django.db import connections
+from tournaments.models import Entry
+
+from tables import services
+from tables.models import Move, Seat
+
+from .conftest import assert_consistent, make_tournament, seated
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def run_together(*jobs):
+    barrier = threading.Barrier(len(jobs))
+    errors = []
+
+    def run(job):
+        try:
+            barrier.wait()
+            job()
+        except Exception as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors, errors
+
+
+def bust_and_balance(entry_id):
+    """What the dealing service and the queued task do for one bust-out."""
+    from tournaments.services import bust_entries
+
+    entry = Entry.objects.get(pk=entry_id)
+    Entry.objects.filter(pk=entry_id).update(chips=0)
+    entry.refresh_from_db()
+    bust_entries(entry.tournament, [(entry, 50)])
+    services.after_bust(entry.tournament)
+    services.balance(entry.tournament)
+
+
+def test_two_bust_outs_at_once_leave_consistent_seating():
+    tournament = make_tournament(players=24)  # three tables of 8
+    services.draw_seats(tournament)
+    for round_ in range(3):
+        # Two players at the same table bust at the same moment, twice over.
+        victims = list(
+            Seat.objects.filter(table__tournament=tournament, table__number=1, entry__isnull=False)
+            .values_list("entry_id", flat=True)[:2]
+        )
+        run_together(*(lambda v=v: bust_and_balance(v) for v in victims))
+        assert_consistent(tournament)
+        counts = [len(v) for v in seated(tournament).values()]
+        assert max(counts) - min(counts) <= 1, counts
+    # Nobody was moved twice for the same imbalance: each move left a distinct table state.
+    assert Move.objects.filter(tournament=tournament, status="pending").count() == 0
+    assert len(Entry.objects.filter(tournament=tournament, status="active")) == 18
+
+
+def test_two_balance_runs_at_once_move_nobody_twice():
+    tournament = make_tournament(players=16)
+    services.draw_seats(tournament)
+    ids = list(Seat.objects.filter(table__tournament=tournament, table__number=1, entry__isnull=False)
+               .values_list("entry_id", flat=True)[:2])
+    Entry.objects.filter(pk__in=ids).update(status=Entry.Status.BUSTED, chips=0)
+    run_together(lambda: services.balance(tournament), lambda: services.balance(tournament))
+    assert Move.objects.filter(tournament=tournament, status="done").count() == 1
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 7]
+    assert_consistent(tournament)

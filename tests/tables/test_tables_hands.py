@@ -1,0 +1,193 @@
+"""The tables services around hands: pending moves, dealing in (R8.1), halts (R8.3), breaks (R8.4),
+the final table (R8.5), the balance task."""
+
+import pytest
+from tournaments.models import Entry
+
+from tables import balancing, services, tasks
+from tables.models import Move, Seat, SeatDraw, Table
+from tournaments.services import StateError
+
+from .conftest import assert_consistent, make_tournament, seated
+
+pytestmark = pytest.mark.django_db
+
+
+def table(tournament, number):
+    return Table.objects.get(tournament=tournament, number=number)
+
+
+def bust_seats(tournament, number, how_many):
+    seats = Seat.objects.filter(table__tournament=tournament, table__number=number, entry__isnull=False)
+    ids = list(seats.values_list("entry_id", flat=True)[:how_many])
+    Entry.objects.filter(pk__in=ids).update(status=Entry.Status.BUSTED, chips=0)
+    return ids
+
+
+def test_r8_3_move_from_a_table_mid_hand_waits_and_is_decided_again_when_it_ends(rng):
+    tournament = make_tournament(players=16)
+    services.draw_seats(tournament, rng)
+    t1, t2 = table(tournament, 1), table(tournament, 2)
+    services.hand_started(t1)
+    services.hand_finished(t1, button_seat=1, big_blind_seat=3)
+    services.hand_started(t2)
+    services.hand_finished(t2, button_seat=2, big_blind_seat=4)
+    services.hand_started(t2)
+    bust_seats(tournament, 1, 2)  # 6 against 8
+    [pending] = services.balance(tournament)
+    assert pending.status == Move.Status.PENDING and pending.from_table == t2
+    assert services.balance(tournament) == []  # idempotent: the waiting move is not planned twice
+    assert_consistent(tournament)
+    # The hand ends with the big blind on seat 5: the player due to move is now the one after seat 5.
+    done = services.hand_finished(t2, button_seat=3, big_blind_seat=5)
+    pending.refresh_from_db()
+    assert pending.status == Move.Status.CANCELLED
+    [move] = done
+    state = balancing.TableState(number=2, size=8, big_blind=5,
+                                 seats={s.number: s.entry_id for s in Seat.objects.filter(table=t2, entry__isnull=False)})
+    state.seats[move.from_seat] = move.entry_id
+    assert move.from_seat == state.next_big_blind_seat()
+    assert move.to_table == t1 and move.status == Move.Status.DONE
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 7]
+    assert_consistent(tournament)
+
+
+def test_r8_3_a_table_three_short_may_not_deal(rng):
+    tournament = make_tournament(players=16)
+    services.draw_seats(tournament, rng)
+    services.hand_started(table(tournament, 2))
+    bust_seats(tournament, 1, 3)  # 5 against 8: a move waits for table 2's hand
+    services.balance(tournament)
+    t1 = table(tournament, 1)
+    assert "three or more players short" in services.halted_reason(t1)
+    with pytest.raises(StateError) as error:
+        services.hand_started(t1)
+    assert error.value.code == "table_halted"
+    t1.refresh_from_db()
+    assert not t1.hand_in_progress
+
+
+def test_r8_1_late_entry_between_small_blind_and_button_waits_for_the_big_blind():
+    tournament = make_tournament(players=7)
+    services.draw_seats(tournament)
+    t1 = table(tournament, 1)
+    empty = Seat.objects.get(table=t1, entry__isnull=True).number
+    # Put the button just before the empty seat and the big blind just after it: the seat is in the gap.
+    button = (empty - 2) % 8 + 1
+    big_blind = empty % 8 + 1
+    services.hand_started(t1)
+    services.hand_finished(t1, button_seat=button, big_blind_seat=big_blind)
+    late = Entry.objects.create(tournament=tournament, player=Entry.objects.first().player, number=2, chips=1000)
+    seat = services.seat_entry(late)
+    assert (seat.table_id, seat.number) == (t1.pk, empty)
+    assert seat.waits_for_big_blind
+    assert not services.dealt_in_next_hand(t1, seat)
+    assert services.dealt_in_next_hand(t1, Seat.objects.get(table=t1, number=big_blind % 8 + 1))
+    # The big blind goes round; when it reaches the late entry they post it and play from then on.
+    services.hand_started(t1)
+    services.hand_finished(t1, button_seat=big_blind, big_blind_seat=empty)
+    seat.refresh_from_db()
+    assert not seat.waits_for_big_blind and services.dealt_in_next_hand(t1, seat)
+
+
+def test_r8_1_late_entry_is_dealt_in_at_once_elsewhere_and_a_full_room_opens_a_table(rng):
+    tournament = make_tournament(players=16)
+    services.draw_seats(tournament, rng)
+    late = Entry.objects.create(tournament=tournament, player=Entry.objects.first().player, number=2, chips=1000)
+    seat = services.seat_entry(late, rng=rng)
+    assert seat.table.number == 3 and not seat.waits_for_big_blind
+    assert services.dealt_in_next_hand(seat.table, seat)
+    assert table(tournament, 3).break_order == 3  # the newest table breaks first
+    # The balance task then fills the new table: 8, 8, 1 -> 6, 6, 5 (R8.3).
+    services.balance(tournament)
+    assert sorted(len(v) for v in seated(tournament).values()) == [5, 6, 6]
+    assert_consistent(tournament)
+    assert SeatDraw.objects.filter(tournament=tournament, kind=SeatDraw.Kind.LATE).count() == 1
+
+
+def test_seating_a_busted_or_seated_entry_is_refused(rng):
+    tournament = make_tournament(players=9)
+    services.draw_seats(tournament, rng)
+    entry = Entry.objects.filter(tournament=tournament).first()
+    with pytest.raises(StateError):
+        services.seat_entry(entry)
+    Seat.objects.filter(entry=entry).update(entry=None)
+    Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.BUSTED)
+    with pytest.raises(StateError):
+        services.seat_entry(entry)
+
+
+def test_r8_4_breaking_table_mid_hand_moves_its_players_when_the_hand_ends(rng):
+    tournament = make_tournament(players=20)
+    services.draw_seats(tournament, rng)  # 7, 7, 6
+    t3 = table(tournament, 3)
+    services.hand_started(t3)
+    bust_seats(tournament, 1, 2)
+    bust_seats(tournament, 2, 2)  # 16 players: fits in two tables, table 3 breaks
+    moves = services.balance(tournament)
+    assert {m.reason for m in moves} == {Move.Reason.BREAK}
+    assert all(m.status == Move.Status.PENDING for m in moves)
+    t3.refresh_from_db()
+    assert t3.status == Table.Status.BROKEN
+    assert "breaking" in services.halted_reason(t3)
+    assert_consistent(tournament)
+    services.hand_finished(t3, button_seat=1, big_blind_seat=3)
+    assert sorted(len(v) for v in seated(tournament).values()) == [8, 8]
+    assert not Seat.objects.filter(table=t3, entry__isnull=False).exists()
+    assert Move.objects.filter(tournament=tournament, reason="break", status="done").count() == len(moves)
+    assert_consistent(tournament)
+
+
+def test_r8_5_final_table_redraw_happens_once_and_can_be_replayed(rng):
+    tournament = make_tournament(players=10)
+    draw = services.draw_seats(tournament)
+    entries = sorted(tournament.entries.values_list("pk", flat=True))
+    replay = balancing.initial_draw(entries, [(1, 8), (2, 8)], balancing.DrawRandom(bytes(draw.seed)))
+    assert {a["entry"]: (a["table"], a["seat"]) for a in draw.assignment} == replay
+    bust_seats(tournament, 2, 2)  # 8 left: they fit at one table
+    moves = services.balance(tournament)
+    assert len(moves) == 8 and {m.reason for m in moves} == {Move.Reason.REDRAW}
+    assert {m.to_table.number for m in moves} == {1}
+    assert services.seating_plan(tournament).final_redraw_at is not None
+    assert services.balance(tournament) == []
+    bust_seats(tournament, 1, 1)
+    assert services.balance(tournament) == []
+    assert SeatDraw.objects.filter(tournament=tournament, kind=SeatDraw.Kind.FINAL).count() == 1
+    assert_consistent(tournament)
+
+
+@pytest.fixture
+def inline_tasks(monkeypatch):
+    """Run queued balance tasks at once, whatever broker is configured (Redis in the integration run)."""
+    queued = []
+
+    def delay(tournament_id):
+        queued.append(tournament_id)
+        return tasks.balance_tournament(tournament_id)
+
+    monkeypatch.setattr(tasks.balance_tournament, "delay", delay)
+    return queued
+
+
+def test_balance_task_runs_after_a_bust_is_committed(rng, django_capture_on_commit_callbacks, inline_tasks):
+    tournament = make_tournament(players=16)
+    services.draw_seats(tournament, rng)
+    bust_seats(tournament, 1, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.after_bust(tournament)
+    assert inline_tasks == [tournament.pk]
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 7]
+    assert tasks.balance_tournament(tournament.pk) == 0  # run again: nobody moves twice
+    assert Move.objects.filter(tournament=tournament, status="done").count() == 1
+
+
+def test_review_mode_only_suggests(rng, django_capture_on_commit_callbacks, inline_tasks):
+    tournament = make_tournament(players=16)
+    services.draw_seats(tournament, rng)
+    services.update_plan(tournament, review_moves=True)
+    bust_seats(tournament, 1, 2)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.after_bust(tournament)
+    assert sorted(len(v) for v in seated(tournament).values()) == [6, 8]
+    assert len(services.suggested_moves(tournament)) == 1
+    assert len(services.balance(tournament)) == 1
