@@ -542,15 +542,19 @@ def set_hand_for_hand(tournament, on: bool, *, actor=None, now=None):
 
 
 @transaction.atomic
-def hand_for_hand_round_finished(tournament, *, now=None, actor=None) -> Tournament:
+def hand_for_hand_round_finished(tournament, *, now=None, actor=None, round_started_at=None) -> Tournament:
     """Every table finished its hand-for-hand hand: the clock loses that round's time, at most 2 min (R8.6).
 
-    The tables app calls this when the last table of a round finishes its hand.
+    The ticker calls this when it sees the round complete (``check_hand_for_hand_round``), passing the
+    round start it saw, so a second ticker that saw the same round changes nothing; the director can
+    also call it (API ``clock/hand-for-hand-round/``).
     """
     now = now or timezone.now()
     tournament = _locked(tournament)
     if not tournament.hand_for_hand:
         raise StateError(_("Hand-for-hand is off."), code="hand_for_hand_off", rule="R8.6")
+    if round_started_at is not None and tournament.hand_for_hand_round_started_at != round_started_at:
+        return tournament  # someone else already closed this round
     started = tournament.hand_for_hand_round_started_at or now
     seconds = max(0.0, (now - started).total_seconds())
 
@@ -559,6 +563,64 @@ def hand_for_hand_round_finished(tournament, *, now=None, actor=None) -> Tournam
 
     return _clock_op(tournament, deduct, actor=actor, action="clock.hand_for_hand_round", now=now,
                      data={"seconds": round(seconds, 1)}, hand_for_hand_round_started_at=now)
+
+
+def _hand_for_hand_round(tournament: Tournament):
+    """(tables in play, hands of this round) or None when the tables or dealing apps are absent."""
+    try:
+        from dealing.models import Hand
+        from tables.models import Seat, Table
+    except ImportError:
+        return None
+    tables = set(
+        Seat.objects.filter(table__tournament=tournament, table__status=Table.Status.ACTIVE,
+                            entry__status=Entry.Status.ACTIVE)
+        .values("table_id").annotate(players=models.Count("id")).filter(players__gte=2)
+        .values_list("table_id", flat=True)
+    )
+    hands = Hand.objects.filter(table__tournament=tournament, started_at__gte=tournament.hand_for_hand_round_started_at)
+    return tables, hands.exclude(status=Hand.Status.VOIDED), Hand
+
+
+def hand_for_hand_waiting(table) -> str | None:
+    """R8.6: during hand-for-hand a table that has dealt its hand of this round waits for the others.
+
+    Returns the reason to wait, or None when the table may deal. The dealing service asks this before
+    a new hand.
+    """
+    tournament = Tournament.objects.get(pk=table.tournament_id)
+    if not tournament.hand_for_hand or tournament.hand_for_hand_round_started_at is None:
+        return None
+    found = _hand_for_hand_round(tournament)
+    if found is None:
+        return None
+    _tables, hands, _Hand = found
+    if hands.filter(table_id=table.pk).exists():
+        return str(_("Hand-for-hand: wait until every table has finished this hand (R8.6)."))
+    return None
+
+
+def check_hand_for_hand_round(tournament: Tournament) -> bool:
+    """When every table in play has finished its hand of the round, close the round (R8.6).
+
+    The round's time runs from its start to the moment the last table finished, so the result does
+    not depend on when the ticker looks. Returns whether a round was closed.
+    """
+    started = tournament.hand_for_hand_round_started_at
+    if not tournament.hand_for_hand or started is None:
+        return False
+    found = _hand_for_hand_round(tournament)
+    if found is None:
+        return False
+    tables, hands, Hand = found
+    if not tables or hands.filter(status=Hand.Status.RUNNING).exists():
+        return False
+    finished = hands.filter(status=Hand.Status.FINISHED)
+    if not tables <= set(finished.values_list("table_id", flat=True)):
+        return False
+    ended = finished.aggregate(last=models.Max("finished_at"))["last"] or timezone.now()
+    hand_for_hand_round_finished(tournament, now=max(ended, started), round_started_at=started)
+    return True
 
 
 def advance_clock(tournament: Tournament, now: datetime | None = None) -> bool:

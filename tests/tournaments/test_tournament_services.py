@@ -326,3 +326,43 @@ def test_record_audit_names_a_user_or_a_device_and_never_an_anonymous_visitor(ma
     assert by_device.actor is None and by_device.device_label == "Table 3 tablet"
     assert by_nobody.actor is None and by_nobody.device_label == ""
     assert by_staff.target == f"tournament:{tournament.pk} Winter Cup"
+
+
+# ---------------------------------------------------------------- hand-for-hand rounds from the hands dealt
+
+
+def _h4h_with_two_tables(make_tournament, seconds_ago):
+    tables_services = pytest.importorskip("tables.services")
+    pytest.importorskip("dealing.models")
+    tournament = make_tournament()
+    services.open_registration(tournament)
+    for i in range(10):
+        services.register(tournament, Player.objects.create(name=f"P{i}"))
+    tables_services.draw_seats(tournament)
+    services.start_tournament(tournament)
+    services.set_hand_for_hand(tournament, True, now=timezone.now() - timedelta(seconds=seconds_ago))
+    tournament.refresh_from_db()
+    return tournament, list(tournament.tables.order_by("number"))
+
+
+def _hand(table, number, status, finished_at=None):
+    from dealing.models import Hand
+
+    return Hand.objects.create(table=table, number=number, config={}, status=status, finished_at=finished_at)
+
+
+@pytest.mark.parametrize("round_seconds, lost", [(100, 100), (300, 120)])
+def test_ticker_closes_a_hand_for_hand_round_when_every_table_finished_R8_6(make_tournament, round_seconds, lost):
+    tournament, (first, second) = _h4h_with_two_tables(make_tournament, round_seconds)
+    left = tournament.remaining_when_paused
+    _hand(first, 1, "finished", timezone.now())
+    running_hand = _hand(second, 1, "running")
+    assert services.hand_for_hand_waiting(first) is not None  # dealt its hand: waits for table 2
+    assert advance_clocks() == 0  # table 2 is still playing
+    running_hand.status, running_hand.finished_at = "finished", timezone.now()
+    running_hand.save()
+    assert advance_clocks() == 1
+    assert advance_clocks() == 0  # the same round is closed once
+    tournament.refresh_from_db()
+    assert tournament.remaining_when_paused == pytest.approx(left - lost, abs=3)
+    assert services.hand_for_hand_waiting(first) is None  # the next round may be dealt
