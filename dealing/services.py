@@ -106,7 +106,10 @@ def deck_of(hand: Hand) -> list[str] | None:
 
 
 def _lock_hand(hand_id: int) -> Hand:
-    return Hand.objects.select_for_update().select_related("table", "table__tournament").get(pk=hand_id)
+    # Lock the hand row only: on PostgreSQL a plain FOR UPDATE would also lock the joined tournament
+    # row and serialise every table's actions.
+    return (Hand.objects.select_for_update(of=("self",)).select_related("table", "table__tournament")
+            .get(pk=hand_id))
 
 
 def _check_can_deal(tournament, table) -> None:
