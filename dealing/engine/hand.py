@@ -22,7 +22,7 @@ from .betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, STRUCTURES, BettingRound,
 from .cards import CardError, parse_cards
 from .errors import ConfigError, RuleError
 from .cards import CODES
-from .evaluator import NO_LOW, HighValue, LowValue, evaluate_hand, high_strength, hilo_strengths
+from .evaluator import NO_LOW, Board, HighValue, LowValue, evaluate_hand, high_strength, hilo_strengths
 from .pots import Pot, award, build_pots
 from .shuffle import shuffled_deck
 
@@ -785,9 +785,9 @@ class Hand:
         if len(contenders) > 1 or any(p.shown for p in contenders):
             # Winners are decided on the evaluator's integer strengths (fast); names come from them,
             # and the five cards used are looked up below for the winning hands only.
-            board = [_CARD_INDEX[c] for c in self.board]
+            board = Board([_CARD_INDEX[c] for c in self.board]) if len(self.board) == 5 else None
             for p in contenders:
-                if not p.shown or len(board) != 5:
+                if not p.shown or board is None:
                     continue
                 hole = [_CARD_INDEX[c] for c in p.hole]
                 if lows is not None:
@@ -802,6 +802,7 @@ class Hand:
                     entry["low"] = LowValue(low).name
                 names[p.seat] = entry
         pots_out = []
+        won: dict[int, set] = {}
         for number, pot in enumerate(self.pots()):
             awards = award(pot, order, highs, lows, config.smallest_chip)
             pot_awards = []
@@ -810,6 +811,7 @@ class Hand:
                 player.stack += chips
                 self._middle -= chips
                 hand_name = None
+                won.setdefault(seat, set()).add(share)
                 if seat in names:
                     hand_name = names[seat]["low"] if share == "low" else names[seat]["high"]
                 self._emit({"type": "award", "pot": number, "seat": seat, "amount": chips, "share": share,
@@ -819,7 +821,7 @@ class Hand:
             pots_out.append({"number": number, "amount": pot.amount, "eligible": list(pot.eligible),
                              "awards": pot_awards})
         for seat, entry in names.items():
-            shares = {a["share"] for pot in pots_out for a in pot["awards"] if a["seat"] == seat}
+            shares = won.get(seat)
             if shares:
                 high, low = evaluate_hand(entry["cards"], self.board)
                 if shares - {"low"}:

@@ -85,7 +85,7 @@ def test_hilo_pot_quartered_when_two_tie_for_low_R6_4():
     assert awards(hand) == [(0, 1, 30, "high"), (0, 2, 15, "low"), (0, 3, 15, "low")]
 
 
-def test_hilo_one_player_scoops_both_halves_R6_4():
+def test_hilo_one_player_scoops_both_halves_with_different_pairs_R6_4_R2_6():
     hand = start((1000, 1000), game="courchevel_hilo", sb=10, bb=20)
     call_or_check(hand, 2)
     check_down(hand, BOARD)
@@ -191,3 +191,48 @@ def test_big_blind_ante_goes_to_the_main_pot_blind_first_when_short_R3_4_R3_7():
     hand.act(1, "call")
     hand.act(2, "call")
     assert [(p.amount, p.eligible) for p in hand.pots()] == [(330, (1, 2, 3))]
+
+
+def test_a_nine_low_does_not_qualify_so_the_high_takes_the_pot_R2_5_R6_4():
+    hand = start((1000, 1000), game="courchevel_hilo", sb=10, bb=20, board1="9d")
+    call_or_check(hand, 2)
+    check_down(hand, [["6c", "5h"], ["Ks"], ["Kd"]])  # board 9 6 5 K K: a low must use the 9
+    show_all(hand, {1: ["As", "2c", "Jh", "Jd", "Qc"], 2: ["Qh", "Qs", "Th", "Ts", "8d"]})
+    hands = {h["seat"]: h for h in hand.result()["hands"]}
+    assert hands[1]["low"] is None  # 9-6-5-2-A is not 8 or better
+    assert hands[2]["high"] == "Two pair, kings and queens"
+    assert awards(hand) == [(0, 2, 40, "pot")]
+
+
+def test_the_wheel_is_the_lowest_straight_R2_4():
+    hand = start((1000, 1000), sb=10, bb=20, board1="3d")
+    call_or_check(hand, 2)
+    check_down(hand, [["4c", "5h"], ["Kh"], ["Qd"]])
+    show_all(hand, {1: ["As", "2c", "Jh", "Jd", "9c"], 2: ["6s", "2h", "Th", "Ts", "8d"]})
+    hands = {h["seat"]: h["high"] for h in hand.result()["hands"]}
+    assert hands[1] == "Straight, five high" and hands[2] == "Straight, six high"
+    assert awards(hand) == [(0, 2, 40, "pot")]
+
+
+def test_chips_are_conserved_after_every_action_R6_7():
+    hand = start((500, 120, 800, 60), game="courchevel_hilo", sb=5, bb=10, ante=2, ante_kind="per_player")
+    total = 500 + 120 + 800 + 60
+
+    def in_play():
+        view = hand.view(public=False)
+        return sum(p["stack"] for p in view["players"]) + view["pot_total"]
+
+    for seat, action, amount in [(4, "all_in", None), (1, "raise", 200), (2, "all_in", None), (3, "call", None)]:
+        hand.act(seat, action, amount)
+        assert in_play() == total
+    while hand.awaiting == "action" or hand.awaiting == "board":
+        if hand.awaiting == "board":
+            hand.enter_board({1: ["Qc", "7h"], 2: ["4s"], 3: ["2d"]}[hand.street])
+        else:
+            call_or_check(hand)
+        assert in_play() == total
+    show_all(hand, {s: c for s, c in zip((1, 2, 3, 4), (["As", "3c", "Jh", "Jd", "9c"],
+                                                         ["5c", "6c", "Js", "9h", "8c"],
+                                                         ["Kh", "Ks", "Th", "9s", "8d"],
+                                                         ["Qh", "Qs", "Jc", "Tc", "9d"]))}, BOARD)
+    assert hand.done and sum(final_stacks(hand).values()) == total
