@@ -161,3 +161,18 @@ def test_hand_for_hand_each_table_waits_for_the_others(api, django_capture_on_co
     tournament.refresh_from_db()
     assert tournament.hand_for_hand_round_started_at > round_start  # a new round has begun
     assert api.post("/api/hands/", {"table": table.pk}, format="json").status_code == 201
+
+
+@pytest.mark.django_db
+def test_a_hand_where_the_blinds_put_everyone_all_in_plays_itself_out(api):
+    """R3.7/R4.6: blinds posted short leave nobody able to bet; the board is run out at once and the
+    hand ends inside the start request."""
+    tournament, table = make_tournament(stacks=(10, 15), extra_entries=1)
+    response = api.post("/api/hands/", {"table": table.pk}, format="json")
+    assert response.status_code == 201
+    data = response.json()
+    assert data["status"] == "finished" and len(data["state"]["board"]) == 5
+    assert data["seed"] is not None
+    assert sum(chips_by_seat(table).values()) + sum(
+        e.chips for e in Entry.objects.filter(tournament=tournament, status="busted")) == 25
+    assert sum(Entry.objects.filter(tournament=tournament).values_list("chips", flat=True)) == 1025
