@@ -372,3 +372,9 @@ def test_schema_documents_error_responses(api):
     assert {"200", "403", "404", "409"} <= set(pause)
     bust = schema["paths"]["/api/tournaments/{id}/bust/"]["post"]["responses"]
     assert {"200", "400", "409", "422"} <= set(bust)
+
+
+def test_tournament_icm_with_too_many_players_left_is_refused(api, running):
+    tournament = running(15)
+    body = refused(api.get(f"/api/tournaments/{tournament.pk}/icm/"), 422, "14")
+    assert "ICM" in body["detail"]
