@@ -316,6 +316,7 @@ def update_tournament(tournament: Tournament, *, actor=None, **fields) -> Tourna
         tournament.entries.filter(status=Entry.Status.ACTIVE).update(chips=tournament.starting_stack)
     record_audit(actor, "tournament.update", tournament,
                  data={name: {"before": _plain(old[name]), "after": _plain(value)} for name, value in fields.items()})
+    place_late_registration_busts(tournament)
     recompute_prizes(tournament)
     tournament_changed(tournament.pk)
     return tournament
@@ -392,6 +393,40 @@ def finish_tournament(tournament: Tournament, *, actor=None, now: datetime | Non
     return tournament
 
 
+def place_late_registration_busts(tournament: Tournament, now: datetime | None = None) -> int:
+    """Give places to entries that busted while late registration was open, once it has closed (R8.8).
+
+    They finish below everyone still in and everyone who busted later: with E entries and P such
+    busts, places E-P+1..E, a later bust finishing higher; on one hand, more chips at its start finish
+    higher and equal chips share (R8.6). Idempotent: only unplaced busts are placed. Returns how many.
+    """
+    if registration_open(tournament, now):
+        return 0
+    pending = list(
+        tournament.entries.select_for_update()
+        .filter(status=Entry.Status.BUSTED, place__isnull=True)
+        .order_by("-busted_at", "-chips_at_start_of_bust_hand", "pk")
+    )
+    if not pending:
+        return 0
+    place = tournament.entries.count() - len(pending) + 1
+    i = 0
+    while i < len(pending):
+        key = (pending[i].busted_at, pending[i].chips_at_start_of_bust_hand)
+        group = [e for e in pending[i:] if (e.busted_at, e.chips_at_start_of_bust_hand) == key]
+        for entry in group:
+            entry.place = place
+            entry.place_shared_to = place + len(group) - 1 if len(group) > 1 else None
+        place += len(group)
+        i += len(group)
+    Entry.objects.bulk_update(pending, ["place", "place_shared_to"])
+    record_audit(None, "entries.place_late_registration_busts", tournament,
+                 data={"places": {e.pk: e.place for e in pending}})
+    recompute_prizes(tournament)
+    tournament_changed(tournament.pk, "entries")
+    return len(pending)
+
+
 def _finish(tournament: Tournament, active: list[Entry], now: datetime) -> None:
     for winner in active:
         winner.place = 1
@@ -407,6 +442,7 @@ def _finish(tournament: Tournament, active: list[Entry], now: datetime) -> None:
         tournament.level_index = current.level_index
     tournament.clock_version += 1
     tournament.save()
+    place_late_registration_busts(tournament, now)
     recompute_prizes(tournament)
     tournament_changed(tournament.pk)
 
@@ -449,6 +485,7 @@ def _store_clock(tournament: Tournament, new: clockmath.Clock, now: datetime, **
     tournament.clock_version += 1
     tournament.save()
     tournament_changed(tournament.pk, "clock")
+    place_late_registration_busts(tournament, now)
 
 
 def _clock_op(tournament: Tournament, op, *args, actor=None, action: str, now=None, data=None, **extra):
@@ -648,6 +685,8 @@ def advance_clock(tournament: Tournament, now: datetime | None = None) -> bool:
         )
         if updated:
             tournament_changed(tournament.pk, "clock")
+            fresh = Tournament.objects.select_for_update().get(pk=tournament.pk)
+            place_late_registration_busts(fresh, now)
     return bool(updated)
 
 
@@ -807,8 +846,10 @@ def bust_entries(tournament: Tournament, busts: list[tuple[Entry, int]], *, acto
 
     ``busts`` pairs each entry (0 chips) with its chips at the start of the hand. With N players in
     before the hand and k busting, they take places N-k+1..N: more starting chips, better place;
-    equal starting chips share the places (and later split their prizes). When one player is left
-    and registration is over, the tournament is finished.
+    equal starting chips share the places (and later split their prizes). While late registration
+    is open the field is not final, so those busts are placed when it closes
+    (``place_late_registration_busts``). When one player is left and registration is over, the
+    tournament is finished.
     """
     now = now or timezone.now()
     tournament = _locked(tournament)
@@ -841,6 +882,10 @@ def bust_entries(tournament: Tournament, busts: list[tuple[Entry, int]], *, acto
             )
         pairs.append((current, start_chips))
 
+    # While late registration is open the field is not final: those busts are placed when it closes.
+    placing = not registration_open(tournament, now)
+    if placing:
+        place_late_registration_busts(tournament, now)
     players_left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     place = players_left - len(pairs) + 1  # the best place this hand's busts can take
     pairs.sort(key=lambda pair: (-pair[1], pair[0].pk))
@@ -849,8 +894,8 @@ def bust_entries(tournament: Tournament, busts: list[tuple[Entry, int]], *, acto
         group = [pair for pair in pairs[i:] if pair[1] == pairs[i][1]]
         for entry, start_chips in group:
             entry.status = Entry.Status.BUSTED
-            entry.place = place
-            entry.place_shared_to = place + len(group) - 1 if len(group) > 1 else None
+            entry.place = place if placing else None
+            entry.place_shared_to = place + len(group) - 1 if placing and len(group) > 1 else None
             entry.chips_at_start_of_bust_hand = start_chips
             entry.bust_hand_label = hand_label[:100]
             entry.busted_at = now

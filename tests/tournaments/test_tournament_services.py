@@ -366,3 +366,37 @@ def test_ticker_closes_a_hand_for_hand_round_when_every_table_finished_R8_6(make
     tournament.refresh_from_db()
     assert tournament.remaining_when_paused == pytest.approx(left - lost, abs=3)
     assert services.hand_for_hand_waiting(first) is None  # the next round may be dealt
+
+
+def test_busts_during_late_registration_are_placed_when_it_closes_R8_8(running):
+    """Ten start; A busts and re-enters, then B busts, all in level 1 (late registration): 11 entries.
+    When registration closes they take the last places, the later bust higher: B 10th, A's first entry
+    11th. The next bust is 9th: no place is given twice."""
+    tournament = running(10, late_registration_until_level=1, max_reentries=1)
+    entries = entries_of(tournament)
+    a = zero(entries[0])
+    services.bust_entries(tournament, [(a, 20000)])
+    a.refresh_from_db()
+    assert a.status == Entry.Status.BUSTED and a.place is None  # the field is not final yet
+    services.register(tournament, a.player)
+    b = zero(entries[1])
+    services.bust_entries(tournament, [(b, 20000)])
+    services.jump_to_level(tournament, 1)  # level 2: registration closed
+    a.refresh_from_db(), b.refresh_from_db()
+    assert (b.place, a.place) == (10, 11)
+    c = zero(entries[2])
+    services.bust_entries(tournament, [(c, 20000)])
+    c.refresh_from_db()
+    assert c.place == 9
+    places = list(tournament.entries.exclude(place=None).values_list("place", flat=True))
+    assert sorted(places) == [9, 10, 11]
+
+
+def test_late_registration_busts_are_placed_by_the_ticker_when_the_level_ends(running):
+    tournament = running(5, late_registration_until_level=1, max_reentries=1)
+    out = zero(entries_of(tournament)[0])
+    services.bust_entries(tournament, [(out, 20000)])
+    _shift_start(tournament, 21)  # level 1 is over
+    advance_clocks()
+    out.refresh_from_db()
+    assert out.place == 5
