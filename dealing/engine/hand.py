@@ -653,17 +653,32 @@ class Hand:
         return count
 
     def _next_to_act(self) -> _Player | None:
+        """The first player from the cursor, clockwise, who still has to act (R4.5: everyone able to
+        bet has matched the bet and had a chance to act). One pass over the table."""
         current = self._round.current
-        able = self._able()
-        n = len(self.players)
+        players = self.players
+        n = len(players)
+        cursor = self._cursor
+        able = 0
+        facing = unacted = None
         for k in range(n):
-            p = self.players[(self._cursor + k) % n]
+            p = players[(cursor + k) % n]
             if p.folded or p.all_in:
                 continue
-            # R4.5: everyone still able to bet has matched the bet and had a chance to act.
-            if p.bet < current or (not p.acted and able >= 2):
-                return p
-        return None
+            able += 1
+            if p.bet < current:
+                if facing is None:
+                    facing = k
+            elif not p.acted and unacted is None:
+                unacted = k
+        # A player who has matched the bet but not acted yet only acts if someone can answer them.
+        if able < 2:
+            unacted = None
+        if facing is None and unacted is None:
+            return None
+        if facing is None or (unacted is not None and unacted < facing):
+            return players[(cursor + unacted) % n]
+        return players[(cursor + facing) % n]
 
     def _advance(self) -> None:
         while True:
