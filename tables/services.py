@@ -64,10 +64,16 @@ def _options(plan: SeatingPlan) -> balancing.Options:
 class _Snapshot:
     """The tournament's tables as a balancing.Field, plus what is needed to write decisions back."""
 
-    def __init__(self, tournament: Tournament, rng=None):
+    def __init__(self, tournament: Tournament, rng=None, *, lock: bool = False):
         self.tournament = tournament
         self.plan = seating_plan(tournament)
-        self.tables = {t.number: t for t in Table.objects.filter(tournament=tournament)}
+        tables = Table.objects.filter(tournament=tournament).order_by("pk")
+        if lock:
+            # Lock order everywhere in this app: the tournament row, then its tables. A table being
+            # dealt (locked by the dealing service) is waited for, so its hand_in_progress is read
+            # after that hand has really started.
+            tables = tables.select_for_update()
+        self.tables = {t.number: t for t in tables}
         by_id = {t.pk: t for t in self.tables.values()}
         states = {
             t.number: balancing.TableState(
@@ -307,7 +313,7 @@ def seat_entry(entry: Entry, *, actor=None, rng=None) -> Seat | None:
     if not Table.objects.filter(tournament=tournament).exists():
         return None
     _release_busted(tournament)
-    snapshot = _Snapshot(tournament, rng=rng)
+    snapshot = _Snapshot(tournament, rng=rng, lock=True)
     where = snapshot.field.late_entry_seat()
     if where is None:
         last = max(snapshot.tables.values(), key=lambda t: t.number)
@@ -379,8 +385,9 @@ def hand_started(table: Table, *, button_seat: int | None = None, big_blind_seat
     """A hand is being dealt at this table: balancing leaves it alone until ``hand_finished`` (R8.3).
 
     The dealing service may pass this hand's positions; they become the table's last-hand positions.
+    Only the table row is locked (the dealing service holds it already): balancing locks the
+    tournament and then the tables, so it waits for this hand to start and then leaves the table alone.
     """
-    _lock(table.tournament)
     table = Table.objects.select_for_update().get(pk=table.pk)
     if table.hand_in_progress:
         raise StateError(_("A hand is already in progress at %(table)s.") % {"table": table},
@@ -429,7 +436,7 @@ def hand_finished(table: Table, *, button_seat: int | None, big_blind_seat: int 
         # The player who waited for the big blind has posted it (R8.1).
         Seat.objects.filter(table=table, number=big_blind_seat).update(waits_for_big_blind=False)
     _release_busted(tournament)
-    snapshot = _Snapshot(tournament)
+    snapshot = _Snapshot(tournament, lock=True)
     done, dropped = snapshot.field.hand_finished(table.number, button=button_seat, big_blind=big_blind_seat)
     plan = snapshot.plan
     decision = snapshot.field.decide() if not plan.review_moves else balancing.Decision()
@@ -463,7 +470,7 @@ def balance(tournament: Tournament, *, actor=None, apply: bool = True, rng=None)
         _release_busted(tournament)
     if not Table.objects.filter(tournament=tournament).exists():
         return []
-    snapshot = _Snapshot(tournament, rng=rng)
+    snapshot = _Snapshot(tournament, rng=rng, lock=apply)
     if not apply:
         # Busted players still sitting would be moved in a suggestion: take them out of the picture.
         busted = set(Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE).values_list("pk", flat=True))
