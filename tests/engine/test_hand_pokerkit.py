@@ -1,10 +1,9 @@
 """Cross-check with pokerkit 0.7.7 where its rules agree with ours: no-limit and pot-limit Courchevel
-(high only),
-three to six players with deep stacks, full bets and raises only. pokerkit is set up as Courchevel
-(five hole cards, the first flop card before the pre-flop betting, two hole plus three board cards)
-and given the very same cards; the order of play (R4.3, R4.4), the legal bet sizes (R5.2, R5.3, R5.5) and
-the final stacks after side pots and showdown (R6.1, R6.3) must agree. Split pots with an odd chip are
-skipped: pokerkit gives odd chips differently (R6.5)."""
+(high only), three to six players with deep stacks, full bets and raises only. pokerkit is set up as
+Courchevel (five hole cards, the first flop card before the pre-flop betting, two hole plus three
+board cards) and given the very same cards; the order of play (R4.3, R4.4), the legal bet sizes
+(R5.2, R5.3, R5.5) and the final stacks after side pots and showdown (R6.1, R6.3) must agree. Split
+pots with an odd chip are skipped: pokerkit gives odd chips differently (R6.5)."""
 
 import random
 
