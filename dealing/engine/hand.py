@@ -160,6 +160,9 @@ class HandConfig:
                                 or self.button_seat == self.big_blind_seat):
             raise ConfigError("heads_up_button", "heads-up the button posts the small blind and the other "
                               "player the big blind", "R3.5", {"field": "small_blind_seat"})
+        if len(seats) > 2 and self.button_seat in (self.small_blind_seat, self.big_blind_seat):
+            raise ConfigError("button_on_blind", "with three or more players the button is not a blind: the "
+                              "blinds are the players left of it", "R3.1", {"field": "button_seat"})
         _chips("big_blind", self.big_blind, 1)
         _chips("small_blind", self.small_blind, 0)
         if self.small_blind > self.big_blind:

@@ -115,6 +115,7 @@ def test_dead_small_blind_nobody_posts_it_R3_6():
     ({"seats": "1,2"}, "bad_seat"),
     ({"big_blind_seat": 7}, "blind_seat_empty"),
     ({"small_blind_seat": 3}, "blind_seats_same"),
+    ({"button_seat": 2}, "button_on_blind"),
     ({"smallest_chip": 0}, "bad_amount"),
     ({"cap_raises": "yes"}, "bad_cap"),
     ({"colour": "red"}, "unknown_field"),
