@@ -59,6 +59,7 @@ def main(db_path: str, port: int) -> None:
     type(hand_t).objects.filter(pk=hand_t.pk).update(
         seeding="master", master_seed=master, master_seed_commitment=seed_commitment(master)
     )
+    warm_up(clock_t, hand_t)
     print(json.dumps({
         "clock_tournament": clock_t.pk,
         "hand_tournament": hand_t.pk,
@@ -67,6 +68,20 @@ def main(db_path: str, port: int) -> None:
         "password": "browser-director-pw",
     }), flush=True)
     serve(port)
+
+
+def warm_up(*tournaments) -> None:
+    """Render every page once, so the first browser request does not pay for imports and templates."""
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.get("/login/")
+    client.force_login(get_user_model().objects.get(username="director"))
+    for tournament in tournaments:
+        client.get(f"/console/{tournament.pk}/")
+        client.get(f"/clock/{tournament.pk}/")
+    client.get(f"/tablet/{tournaments[-1].tables.first().pk}/")
 
 
 def serve(port: int) -> None:

@@ -54,3 +54,89 @@ def plain_user(db):
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+# --- the browser tests' server --------------------------------------------------------------------
+# It takes a while to migrate a fresh database and warm up, so it is started as soon as pytest knows
+# that browser tests will run, and the other tests run meanwhile.
+
+
+class BrowserServer:
+    def __init__(self):
+        import os
+        import socket
+        import subprocess
+        import sys
+        import tempfile
+        from pathlib import Path
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.dir = tempfile.TemporaryDirectory(prefix="live-browser-")
+        db = Path(self.dir.name) / "db.sqlite3"
+        self.log_path = Path(self.dir.name) / "server.log"
+        self.log = open(self.log_path, "w")
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        root = Path(__file__).resolve().parents[2]
+        self.proc = subprocess.Popen([sys.executable, "-m", "tests.live.browser_server", str(db), str(self.port)],
+                                     cwd=root, stdout=subprocess.PIPE, stderr=self.log, env=env, text=True)
+        self.data = None
+
+    def ready(self, timeout: float = 180):
+        import json
+        import select
+        import socket
+        import time
+
+        if self.data is None:
+            ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+            line = self.proc.stdout.readline() if ready else ""
+            if not line:
+                raise RuntimeError(f"the browser tests' server did not start: {self.log_path.read_text()[-3000:]}")
+            self.data = json.loads(line)
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or self.proc.poll() is not None:
+                        raise RuntimeError("the browser tests' server is not listening") from None
+                    time.sleep(0.2)
+        return f"http://127.0.0.1:{self.port}", self.data
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except Exception:
+            self.proc.kill()
+        self.log.close()
+        self.dir.cleanup()
+
+
+_SERVER_KEY = "live_browser_server"
+
+
+def browser_server(config) -> BrowserServer:
+    server = getattr(config, _SERVER_KEY, None)
+    if server is None:
+        server = BrowserServer()
+        setattr(config, _SERVER_KEY, server)
+    return server
+
+
+def pytest_collection_modifyitems(session, config, items):
+    import os
+
+    if hasattr(config, "workerinput") or not os.path.exists("/usr/bin/chromium"):
+        return  # under xdist each worker starts the server only if it runs a browser test
+    if any(item.get_closest_marker("browser") and "tests/live/" in item.nodeid for item in items):
+        browser_server(config)
+
+
+def pytest_unconfigure(config):
+    server = getattr(config, _SERVER_KEY, None)
+    if server is not None:
+        server.stop()

@@ -3,14 +3,8 @@
 One server (file SQLite database, no clock ticker) serves every test here. Screenshots go to docs/.
 """
 
-import json
 import os
 import re
-import select
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -24,45 +18,13 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
         "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(request):
     if not os.path.exists(CHROMIUM):
         pytest.skip("Debian's chromium is not installed (make browser)")
-    port = free_port()
-    db = tmp_path_factory.mktemp("browser") / "db.sqlite3"
-    log = open(db.parent / "server.log", "w")
-    env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
-    proc = subprocess.Popen([sys.executable, "-m", "tests.live.browser_server", str(db), str(port)],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=log, env=env, text=True)
-    try:
-        ready, _, _ = select.select([proc.stdout], [], [], 120)
-        line = proc.stdout.readline() if ready else ""
-        if not line:
-            raise RuntimeError(f"browser server did not start; see {log.name}")
-        data = json.loads(line)
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError(f"browser server is not listening; see {log.name}") from None
-                time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}", data
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+    from tests.live.conftest import browser_server
+
+    yield browser_server(request.config).ready()
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +35,15 @@ def browser(server):
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="module")
+def console(server, browser):
+    """The director, signed in once for the module."""
+    base, data = server
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    yield sign_in(context, base, data)
+    context.close()
 
 
 def sign_in(context, base, data):
@@ -90,13 +61,11 @@ def seconds_of(text: str) -> int:
     return parts[-1] + 60 * parts[-2] + (3600 * parts[0] if len(parts) == 3 else 0)
 
 
-def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, browser):
+def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, browser, console):
     from playwright.sync_api import expect
 
     base, data = server
     tid = data["clock_tournament"]
-    director = browser.new_context(viewport={"width": 1400, "height": 1000})
-    console = sign_in(director, base, data)
     console.goto(f"{base}/console/{tid}/")
     console.click("[data-action=pair-clock]")
     code = console.text_content("[data-role=pairing-code]").strip()
@@ -154,18 +123,15 @@ def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, br
     assert clock.evaluate("window.__sameDocument") is True  # never reloaded
     console.wait_for_timeout(500)
     console.screenshot(path=str(DOCS / "console.png"), full_page=True)
-    director.close()
     screen.close()
 
 
-def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_revoked(server, browser):
+def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_revoked(server, browser, console):
     """R4.2 (exposed first flop card before betting), R6.4 (high and low halves), device revocation."""
     from playwright.sync_api import expect
 
     base, data = server
     tid, table_id = data["hand_tournament"], data["hand_table"]
-    director = browser.new_context(viewport={"width": 1400, "height": 1000})
-    console = sign_in(director, base, data)
     console.goto(f"{base}/console/{tid}/")
     console.select_option("select[name=table]", str(table_id))
     console.click("[data-action=pair-tablet]")
@@ -180,12 +146,6 @@ def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_rev
     root = tablet.locator("#tablet")
     expect(root).to_have_attribute("data-version", re.compile(r"\d+"))
     tablet.click("[data-action=start]")
-    failure = tablet.locator("[data-role=failure]")
-    tablet.wait_for_selector(".board .card-face.exposed, [data-role=failure]", timeout=5000)
-    if failure.count() and "staff" in failure.text_content():
-        pytest.xfail("the dealing API does not accept dealer-tablet tokens yet (dealing.permissions must use "
-                     "tournaments.devices.TabletOnItsTablePermission): " + failure.text_content())
-
     # Pre-flop: the first flop card is already face up (R4.2); the buttons carry exact amounts.
     expect(tablet.locator(".board .card-face.exposed")).to_have_count(1, timeout=5000)
     expect(tablet.locator("[data-action=call]")).to_have_text("Call 20")
@@ -229,5 +189,4 @@ def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_rev
     expect(tablet.locator("[data-role=overlay]")).to_contain_text("unpaired")
     tablet.reload()
     expect(tablet.locator("body")).to_contain_text("not paired")
-    director.close()
     device.close()
