@@ -15,14 +15,16 @@ class TableConsumer(LiveConsumer):
         from tables.models import Table
 
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        device = None
+        if not is_staff(self.scope):
+            # Checked first, so a stranger learns nothing about which tables exist.
+            device = device_from_cookies(self.scope.get("cookies", {}), DeviceKind.TABLET, self.table_id)
+            if device is None:
+                return CLOSE_UNAUTHENTICATED
         table = Table.objects.only("pk", "tournament_id").get(pk=self.table_id)
         self.groups_joined = [live.table_group(table.pk), live.tournament_group(table.tournament_id)]
-        if is_staff(self.scope):
-            return None
-        device = device_from_cookies(self.scope.get("cookies", {}), DeviceKind.TABLET, self.table_id)
-        if device is None:
-            return CLOSE_UNAUTHENTICATED
-        self.groups_joined.append(live.device_group(device.pk))
+        if device is not None:
+            self.groups_joined.append(live.device_group(device.pk))
         return None
 
     def build_snapshot(self):

@@ -56,7 +56,6 @@ def tablet_labels() -> dict:
         "move_to": _("%(name)s: move to table %(table)s, seat %(seat)s"),
         "move_in": _("%(name)s arrives from table %(table)s: seat %(seat)s"),
         "acknowledge": _("Done"),
-        "wait": _("Hand-for-hand: wait for the other tables"),
         "halted": _("Dealing stopped"),
         "call_floor": _("Call the floor"),
         "floor_called": _("The floor has been called"),

@@ -109,17 +109,17 @@ class ClockConsumer(LiveConsumer):
     """A clock screen (paired clock device or staff): read only."""
 
     def authorize(self):
-        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         from .models import Tournament
 
-        Tournament.objects.only("pk").get(pk=self.tournament_id)
+        self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.groups_joined = [live.tournament_group(self.tournament_id)]
-        if is_staff(self.scope):
-            return None
-        device = device_from_cookies(self.scope.get("cookies", {}), DeviceKind.CLOCK, self.tournament_id)
-        if device is None:
-            return CLOSE_UNAUTHENTICATED
-        self.groups_joined.append(live.device_group(device.pk))
+        if not is_staff(self.scope):
+            # Checked first, so a stranger learns nothing about which tournaments exist.
+            device = device_from_cookies(self.scope.get("cookies", {}), DeviceKind.CLOCK, self.tournament_id)
+            if device is None:
+                return CLOSE_UNAUTHENTICATED
+            self.groups_joined.append(live.device_group(device.pk))
+        Tournament.objects.only("pk").get(pk=self.tournament_id)
         return None
 
     def build_snapshot(self):

@@ -50,7 +50,6 @@ def clock_labels() -> dict:
         "bets": _("Bets"),
         "next": _("Next"),
         "next_break": _("Next break in"),
-        "no_break": _("No more breaks"),
         "players": _("Players"),
         "entries": _("Entries"),
         "average": _("Average stack"),

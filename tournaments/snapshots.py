@@ -272,14 +272,14 @@ def hand_payload(hand) -> dict | None:
     }
 
 
-def _waits_for_round(table, tournament, hand) -> bool:
-    """Hand-for-hand (R8.6): this table has played its hand of the round and others still play."""
-    if not tournament.hand_for_hand or table.hand_in_progress:
-        return False
-    started = tournament.hand_for_hand_round_started_at
-    if hand is None or not hand.is_over or started is None or hand.finished_at is None or hand.finished_at < started:
-        return False
-    return type(table).objects.filter(tournament=tournament, hand_in_progress=True).exclude(pk=table.pk).exists()
+def hand_for_hand_wait(table) -> str:
+    """R8.6: the reason this table waits between hands during hand-for-hand, or "" (the tournaments
+    services decide; a table in the middle of its hand is not waiting)."""
+    if table.hand_in_progress:
+        return ""
+    from .services import hand_for_hand_waiting
+
+    return hand_for_hand_waiting(table) or ""
 
 
 def table_data(table) -> dict:
@@ -347,7 +347,7 @@ def table_data(table) -> dict:
         "seats": seats,
         "moves": moves,
         "hand": hand_payload(hand),
-        "wait": _waits_for_round(table, tournament, hand),
+        "wait": hand_for_hand_wait(table),
         "floor_called": FloorCall.objects.filter(table=table, answered_at__isnull=True).exists(),
     }
 

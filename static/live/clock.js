@@ -28,8 +28,7 @@
   }
 
   function stakes(level, betting, T) {
-    if (!level) return "";
-    if (level.is_break) return T["break"];
+    if (!level || level.is_break) return "";
     if (betting === "fixed_limit" && level.small_bet) {
       return L.fmtNumber(level.small_bet) + " / " + L.fmtNumber(level.big_bet);
     }
@@ -153,7 +152,7 @@
     var nextText = next ? (next.is_break ? T["break"] + " · " + Math.round(next.seconds / 60) + "′" : levelName(next, T) + ": " + stakes(next, betting, T) + (anteText(next, betting, T) ? " · " + anteText(next, betting, T) : "")) : T.last_level;
     this.set("[data-role=next]", nextText);
     var toBreak = secondsToBreak(sch, at.index, at.remaining);
-    this.set("[data-role=to-break]", toBreak === null ? T.no_break : L.fmtClock(toBreak));
+    this.set("[data-role=to-break]", toBreak === null ? "–" : L.fmtClock(toBreak));
     var colorUp = this.q("[data-role=color-up]");
     if (colorUp) {
       var chips = level.is_break && level.color_up && level.color_up.length ? level.color_up.map(L.fmtNumber).join(", ") : "";

@@ -179,7 +179,7 @@
   Tablet.prototype.renderNotices = function (data) {
     var T = this.T, self = this, box = this.q("[data-role=notices]");
     box.innerHTML = "";
-    if (data.wait) box.appendChild(el("div", { class: "notice wait", "data-role": "wait", text: T.wait }));
+    if (data.wait) box.appendChild(el("div", { class: "notice wait", "data-role": "wait", text: data.wait }));
     if (data.table.halted_reason) box.appendChild(el("div", { class: "notice", text: T.halted + ": " + data.table.halted_reason }));
     data.moves.forEach(function (move) {
       var text = move.outgoing

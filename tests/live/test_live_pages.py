@@ -235,3 +235,35 @@ def test_console_hand_page_shows_the_history_and_verifies_the_seed(client, staff
     assert 'data-role="verified">verified' in page.replace("\n", "")
     assert hand.seed_commitment in page
     assert "Player 1" in page  # the text history names the players
+
+
+def test_hand_for_hand_tablet_waits_after_its_hand_until_every_table_has_played():
+    """R8.6: a table that finished its hand of the round is told to wait; the others are not."""
+    from dealing import services as dealing
+    from tournaments import services
+    from tournaments.snapshots import table_snapshot
+
+    tournament = make_tournament(players=12)
+    first, second = tournament.tables.order_by("number")
+    services.set_hand_for_hand(tournament, True)
+    play_down(dealing.start_next_hand(first))
+    dealing.start_next_hand(second)
+    waiting = table_snapshot(first.pk)["data"]["wait"]
+    assert "wait" in waiting.lower()
+    assert table_snapshot(second.pk)["data"]["wait"] == ""  # mid-hand: not waiting
+
+
+def test_console_bust_out_places_the_player_and_updates_the_field(client, staff):
+    """R8.8: a player out of chips gets the place of the number of players left."""
+    from tournaments.models import Entry
+    from tournaments.snapshots import clock_snapshot
+
+    tournament = make_tournament(players=6)
+    client.force_login(staff)
+    entry = tournament.entries.get(player__name="Player 3")
+    client.post(f"/console/{tournament.pk}/entries/{entry.pk}/bust/", {"reason": "count error at table 1"})
+    entry = Entry.objects.get(pk=entry.pk)
+    assert entry.status == "busted" and entry.place == 6
+    field = clock_snapshot(tournament.pk)["data"]["field"]
+    assert field["players_left"] == 5 and field["entries"] == 6
+    assert field["average_stack"] == 3000 * 5 // 5

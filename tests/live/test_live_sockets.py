@@ -185,8 +185,23 @@ async def test_director_socket_is_for_staff_only():
     await ws2.disconnect()
 
 
-async def test_unknown_tournament_closes_with_not_found():
+async def test_unknown_tournament_or_table_is_not_found_for_staff_and_unauthorised_for_strangers():
+    from django.contrib.auth import get_user_model
+
+    def staff_cookie():
+        user = get_user_model().objects.create_user("floor", password="x-pw-123456", is_staff=True)
+        client = Client()
+        client.force_login(user)
+        return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
     ws = await connect("/ws/tournaments/999999/clock/")
+    await expect_closed(ws, 4001)
+    ws = await connect("/ws/tables/999999/")
+    await expect_closed(ws, 4001)
+    staff = await database_sync_to_async(staff_cookie)()
+    ws = await connect("/ws/tournaments/999999/clock/", staff)
+    await expect_closed(ws, 4004)
+    ws = await connect("/ws/tables/999999/", staff)
     await expect_closed(ws, 4004)
 
 
