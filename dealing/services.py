@@ -17,6 +17,7 @@ import json
 import secrets
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -56,6 +57,11 @@ class HandConflict(DealingError):
 
 class HandRuleError(DealingError):
     status = 422
+
+
+def _user(actor):
+    """The user to record, or None for a device or nobody (the device label is kept separately)."""
+    return actor if isinstance(actor, AbstractBaseUser) and actor.is_authenticated else None
 
 
 def _from_engine(error: EngineRuleError) -> DealingError:
@@ -224,7 +230,7 @@ def _next_number(table) -> int:
 
 def _append(hand: Hand, events: list[dict], *, start_seq: int, actor=None, device: str = "",
             client_action_id: str | None = None, digest: str = "") -> list[HandEvent]:
-    user = actor if getattr(actor, "is_authenticated", False) else None
+    user = _user(actor)
     rows = []
     for offset, event in enumerate(events):
         first = offset == 0
@@ -279,7 +285,7 @@ def start_next_hand(table, *, actor=None, device: str = "", deal_mode: str | Non
             engine = EngineHand.start(HandConfig.from_dict(config), seed)
         except EngineRuleError as error:
             raise _from_engine(error) from None
-        user = actor if getattr(actor, "is_authenticated", False) else None
+        user = _user(actor)
         # The commitment is stored with the hand, before any card is shown to anyone (RULES 7.6).
         hand = Hand.objects.create(
             table=table, number=number, config=config, deal_mode=deal_mode, seed_commitment=commitment,
@@ -360,14 +366,14 @@ def apply_input(hand: Hand, body: dict, *, expected_seq: int, client_action_id: 
         if hand.status != Hand.Status.RUNNING:
             raise HandConflict(_("This hand is %(status)s: nothing more can be done in it.")
                                % {"status": hand.get_status_display()}, code="hand_over")
-        current = last_seq(hand)
+        rows = event_rows(hand)
+        current = rows[-1].seq
         if expected_seq != current:
             raise HandConflict(
                 _("The hand has moved on: you expected event %(expected)s but the last is %(current)s. "
                   "Reload and try again.") % {"expected": expected_seq, "current": current},
                 code="stale", params={"expected_seq": expected_seq, "seq": current},
                 extra={"seq": current})
-        rows = event_rows(hand)
         engine = engine_hand(hand, rows)
         before = len(engine.events)
         try:
@@ -461,7 +467,7 @@ def void_hand(hand: Hand, *, actor, reason: str, device: str = "") -> Hand:
         if hand.status != Hand.Status.RUNNING:
             raise HandConflict(_("Only a hand in progress can be voided."), code="hand_over")
         seq = last_seq(hand) + 1
-        user = actor if getattr(actor, "is_authenticated", False) else None
+        user = _user(actor)
         HandEvent.objects.create(hand=hand, seq=seq, type=runner.VOID, payload={"reason": reason},
                                  actor=user, device=device[:100], request_digest="void")
         hand.status = Hand.Status.VOIDED
@@ -496,7 +502,7 @@ def correct_last_action(hand: Hand, *, actor, reason: str, expected_seq: int, de
         first = groups[-1]
         end = _group_end(rows, first.seq)
         retracts = [r.seq for r in rows if first.seq <= r.seq <= end and r.seq not in retracted]
-        user = actor if getattr(actor, "is_authenticated", False) else None
+        user = _user(actor)
         HandEvent.objects.create(
             hand=hand, seq=current + 1, type=runner.CORRECTION,
             payload={"retracts": retracts, "reason": reason, "input": runner.input_of(first.payload)},
