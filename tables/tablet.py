@@ -8,7 +8,8 @@ twice. Calling the floor and acknowledging a seat move are here.
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
@@ -110,7 +111,11 @@ def tablet(request, table_id: int):
 
 # --- the tablet's own small API (call the floor, acknowledge a move) -------------------------------
 
-TABLET_ERRORS = {401: None, 403: None, 404: None, 409: None}
+TABLET_ERRORS = {
+    401: OpenApiResponse(description=gettext_lazy("The device is not paired or was revoked.")),
+    403: OpenApiResponse(description=gettext_lazy("Not staff and not this table's paired tablet.")),
+    404: OpenApiResponse(description=gettext_lazy("No such table (or move at this table).")),
+}
 
 
 class TabletView(APIView):
@@ -128,7 +133,7 @@ class TabletView(APIView):
 
 class CallFloorView(TabletView):
     @extend_schema(summary="A dealer tablet calls the floor to its table", request=None,
-                   responses={200: dict, **TABLET_ERRORS})
+                   responses={200: OpenApiTypes.OBJECT, **TABLET_ERRORS})
     def post(self, request, table_id):
         table = self.table(table_id)
         actor, device = actor_and_device(request)
@@ -138,7 +143,8 @@ class CallFloorView(TabletView):
 
 class AcknowledgeMoveView(TabletView):
     @extend_schema(summary="The dealer saw a moved player arrive or leave", request=None,
-                   responses={200: dict, **TABLET_ERRORS})
+                   responses={200: OpenApiTypes.OBJECT, **TABLET_ERRORS,
+                              409: OpenApiResponse(description=gettext_lazy("The move is not done yet."))})
     def post(self, request, table_id, move_id):
         from tables import services
         from tables.models import Move

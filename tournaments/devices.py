@@ -23,6 +23,7 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import BasePermission
 
@@ -463,6 +464,21 @@ class DeviceTokenAuthentication(authentication.BaseAuthentication):
 
     def authenticate_header(self, request):
         return self.keyword
+
+
+class DeviceTokenScheme(OpenApiAuthenticationExtension):
+    """Documents the device token in the OpenAPI schema."""
+
+    target_class = "tournaments.devices.DeviceTokenAuthentication"
+    name = "deviceToken"
+
+    def get_security_definition(self, auto_schema):
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": str(_('A paired dealer tablet: "Device <token>". Revoked tokens are refused.')),
+        }
 
 
 def request_device(request) -> Device | None:
