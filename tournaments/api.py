@@ -40,7 +40,7 @@ def errors(*codes: int, ok=None, ok_code: int = 200) -> dict:
         409: _("Not possible in the current state (e.g. a clock operation in the wrong state). Nothing changed."),
         422: _("Against a rule (the rule number is in ``rule``). Nothing changed."),
     }
-    responses = {ok_code: ok} if ok is not None else {}
+    responses = {ok_code: ok} if ok is not None or ok_code == 204 else {}
     for code in codes:
         responses[code] = OpenApiResponse(s.TournamentErrorSerializer, description=str(described[code]))
     return responses
