@@ -314,7 +314,10 @@ class Hand:
         if not events or not isinstance(events[0], dict) or events[0].get("type") != "start":
             raise RuleError("replay_no_start", "a hand's events begin with its start event")
         first = events[0]
-        hand = cls.start(HandConfig.from_dict(first["config"]), first.get("seed"))
+        config = HandConfig.from_dict(first.get("config"))
+        if config.deal_mode == "seeded" and not first.get("seed"):
+            raise RuleError("replay_no_seed", "a seeded hand replays from its seed: the start event has none")
+        hand = cls.start(config, first.get("seed"))
         for i, event in enumerate(events):
             if i >= len(hand.events):
                 hand._apply_input(event)

@@ -199,8 +199,14 @@ def test_replay_refuses_altered_events():
     tampered[1]["amount"] = 1  # a post is made by the engine, not an input
     with pytest.raises(RuleError):
         Hand.replay(tampered)
-    with pytest.raises(RuleError):
+    with pytest.raises(RuleError) as error:
         Hand.replay([])
+    assert error.value.code == "replay_no_start"
+    without_seed = json.loads(json.dumps(hand.events))
+    without_seed[0]["seed"] = None
+    with pytest.raises(RuleError) as error:
+        Hand.replay(without_seed)
+    assert error.value.code == "replay_no_seed"
 
 
 def test_acting_after_the_hand_is_over_is_refused():
