@@ -27,6 +27,7 @@ CLOSE_UNAUTHENTICATED = 4001
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 CLOSE_REVOKED = 4010
+COALESCE_SECONDS = 0.05
 
 
 def is_staff(scope) -> bool:
@@ -43,7 +44,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.groups_joined = []
         self.last_version = -1
         self.dirty = False
-        self.rebuilding = False
+        self.rebuild_task = None
         await self.accept()
         try:
             decision = await database_sync_to_async(self.authorize)()
@@ -58,6 +59,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await self.send_snapshot(force=True)
 
     async def disconnect(self, code):
+        if getattr(self, "rebuild_task", None) is not None:
+            self.rebuild_task.cancel()
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
@@ -79,20 +82,21 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(snapshot)
 
     async def state_changed(self, message):
-        # Coalesce a burst: one rebuild runs at a time and a change during it asks for one more.
+        # Coalesce a burst (a hand's end touches the table, the seats and the tournament at once):
+        # the handler returns at once and one rebuild, a moment later, covers every change so far.
         self.dirty = True
-        if self.rebuilding:
-            return
-        self.rebuilding = True
-        try:
-            while self.dirty:
-                self.dirty = False
-                await self.send_snapshot()
-                await asyncio.sleep(0)
-        finally:
-            self.rebuilding = False
+        if self.rebuild_task is None or self.rebuild_task.done():
+            self.rebuild_task = asyncio.ensure_future(self.rebuild())
+
+    async def rebuild(self):
+        while self.dirty:
+            await asyncio.sleep(COALESCE_SECONDS)
+            self.dirty = False
+            await self.send_snapshot()
 
     async def device_revoked(self, message):
+        if self.rebuild_task is not None:
+            self.rebuild_task.cancel()
         await self.send_json({"type": "revoked"})
         await self.close(code=CLOSE_REVOKED)
 

@@ -258,3 +258,25 @@ async def test_a_seat_move_shows_on_both_tablets_until_the_dealer_acknowledges_i
     assert cleared["data"]["moves"] == []
     assert (await database_sync_to_async(Move.objects.get)(pk=move.pk)).status == "acknowledged"
     await ws.disconnect()
+
+
+async def test_a_burst_of_changes_is_sent_as_one_snapshot_of_the_latest_version():
+    from config import live
+
+    tournament, _ = await setup()
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
+    ws = await connect(f"/ws/tournaments/{tournament.pk}/clock/", cookie_header(device, token))
+    first = await ws.receive_json_from(timeout=2)
+
+    def burst():
+        for _ in range(8):
+            live.tournament_changed(tournament.pk)  # each in its own (autocommit) transaction
+
+    await database_sync_to_async(burst)()
+    received = [await ws.receive_json_from(timeout=2)]
+    while not await ws.receive_nothing(timeout=0.3):
+        received.append(await ws.receive_json_from(timeout=2))
+    assert len(received) <= 2  # coalesced, not one per change
+    assert received[-1]["version"] == first["version"] + 8
+    assert [m["version"] for m in received] == sorted({m["version"] for m in received})
+    await ws.disconnect()
