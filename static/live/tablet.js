@@ -218,8 +218,15 @@
     }
     if (!state) {
       var blocked = data.wait || !!data.table.halted_reason;
-      button(T.start_hand, "big wide", function () { self.send(T.start_hand, "/api/hands/", { table: self.tableId }); },
-             { "data-action": "start" }).disabled = busy || blocked;
+      if (!this.dealMode) this.dealMode = (data.hand && data.hand.deal_mode) || "seeded";
+      var mode = el("select", { class: "wide", "data-role": "deal-mode", "aria-label": T.deal_mode }, [
+        el("option", { value: "seeded", text: T.seeded }), el("option", { value: "entered", text: T.entered })]);
+      mode.value = this.dealMode;
+      mode.addEventListener("change", function () { self.dealMode = mode.value; });
+      box.appendChild(mode);
+      button(T.start_hand, "big wide", function () {
+        self.send(T.start_hand, "/api/hands/", { table: self.tableId, deal_mode: self.dealMode });
+      }, { "data-action": "start" }).disabled = busy || blocked;
       return;
     }
     var seatName = function (n) {

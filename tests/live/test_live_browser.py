@@ -182,6 +182,26 @@ def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_rev
     expect(low).to_contain_text("30")
     tablet.screenshot(path=str(DOCS / "tablet-showdown.png"))
 
+    # Entered-card mode: the dealer enters the exposed first flop card before any betting (R4.2);
+    # the picker refuses a card already used.
+    tablet.select_option("[data-role=deal-mode]", "entered")
+    tablet.click("[data-action=start]")
+    picker = tablet.locator("[data-role=picker-box]")
+    expect(picker).to_be_visible(timeout=5000)
+    picker.locator("button[data-card=As]").click()
+    picker.locator("button:has-text('(1/1)')").click()
+    expect(tablet.locator(".board .card-face.exposed")).to_have_attribute("data-card", "As", timeout=5000)
+    for _ in range(3):  # call, call, check: the flop's other two cards are asked for next
+        version = root.get_attribute("data-version")
+        check = tablet.locator("[data-action=check]")
+        (check if check.count() else tablet.locator("[data-action=call]")).click()
+        tablet.wait_for_function(
+            "v => document.getElementById('tablet').getAttribute('data-version') !== v", arg=version
+        )
+    expect(picker).to_be_visible()
+    expect(picker.locator("button[data-card=As]")).to_be_disabled()
+    expect(picker.locator("button[data-card=Kd]")).to_be_enabled()
+
     # The director revokes the tablet: its socket closes at once and it cannot act or come back.
     console.goto(f"{base}/console/{tid}/")
     console.locator("[data-device] [data-action=revoke]").first.click()
