@@ -1,12 +1,14 @@
 """The demo loaded by ``manage.py serve --demo``: a Courchevel Hi/Lo tournament in progress.
 
 24 players registered, seated by the tables app's draw when it is installed, the clock running in
-level 2, and a staff user "director" with a fresh password (printed by ``serve``). Loading it again
-reuses the unfinished demo tournament and only resets the director's password.
+level 2 with stacks spread as after some play, and a staff user "director" with a fresh password
+(printed by ``serve``). Loading it again reuses the unfinished demo tournament and only resets the
+director's password.
 """
 
 from __future__ import annotations
 
+import random
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
@@ -93,4 +95,16 @@ def load_demo() -> Demo:
     tournament.refresh_from_db()
     tournament.started_at = timezone.now() - timedelta(minutes=23)
     tournament.save(update_fields=["started_at"])
+    _earlier_hands(tournament)
     return Demo(tournament, username, password, created=True, seated=seated)
+
+
+def _earlier_hands(tournament: Tournament) -> None:
+    """Spread the stacks as 23 minutes of play would, in pairs so no chip is created or lost."""
+    rng = random.Random(2026)
+    entries = list(tournament.entries.order_by("pk"))
+    rng.shuffle(entries)
+    for winner, loser in zip(entries[::2], entries[1::2]):
+        swing = rng.randrange(0, 56) * 250
+        services.set_chips(winner, winner.chips + swing, reason="demo: earlier hands")
+        services.set_chips(loser, loser.chips - swing, reason="demo: earlier hands")
