@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from dealing.engine import Hand, HandConfig, RuleError, positions, shuffled_deck
+from dealing.engine import Hand, HandConfig, RuleError, evaluate_high, evaluate_low, positions, shuffled_deck
 from dealing.engine.betting import FIXED_LIMIT
 
 
@@ -167,9 +167,45 @@ class HandMachine(RuleBasedStateMachine):
                 hand.act(options.seat, "call" if options.call else "check")
         assert hand.done
         assert sum(s["stack"] for s in hand.result()["stacks"]) == self.total
+        self.check_awards()
         if hand.config.betting == FIXED_LIMIT:
             raises = [e for e in hand.events if e["type"] == "action" and e["action"] in ("bet", "raise")]
             assert all(e["to"] > 0 for e in raises)
+
+
+    def check_awards(self):
+        """Each pot goes to the best hands among its players (R6.3, R6.4), checked with the public
+        evaluator, in shares that differ by at most one smallest chip (R6.5)."""
+        hand = self.hand
+        shown = {e["seat"]: e["cards"] for e in hand.events if e["type"] == "show"}
+        mucked = {e["seat"] for e in hand.events if e["type"] == "muck"}
+        unit = hand.config.smallest_chip
+        for pot in hand.result()["pots"]:
+            contenders = [s for s in pot["eligible"] if s not in mucked]
+            by_share = {}
+            for award in pot["awards"]:
+                by_share.setdefault(award["share"], []).append(award)
+            if len(contenders) == 1:
+                assert [(a["seat"], a["amount"]) for a in pot["awards"]] == [(contenders[0], pot["amount"])]
+                continue
+            highs = {s: evaluate_high(shown[s], hand.board) for s in contenders}
+            best_high = max(highs.values())
+            lows = {}
+            if hand.config.hilo:
+                lows = {s: v for s in contenders if (v := evaluate_low(shown[s], hand.board)) is not None}
+            high_share = by_share.get("high", []) + by_share.get("pot", [])
+            assert {a["seat"] for a in high_share} == {s for s, v in highs.items() if v == best_high}
+            if lows:
+                best_low = max(lows.values())
+                assert {a["seat"] for a in by_share["low"]} == {s for s, v in lows.items() if v == best_low}
+                high_total = sum(a["amount"] for a in high_share)
+                low_total = sum(a["amount"] for a in by_share["low"])
+                assert 0 <= high_total - low_total <= unit + pot["amount"] % unit  # odd unit to the high
+            else:
+                assert "low" not in by_share  # no qualifying low: the high takes the whole pot
+            for share in by_share.values():
+                amounts = [a["amount"] for a in share]
+                assert max(amounts) - min(amounts) <= unit + pot["amount"] % unit
 
 
 HandMachine.TestCase.settings = settings(
