@@ -161,6 +161,31 @@ def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_rev
     tablet.screenshot(path=str(DOCS / "tablet.png"))
     tablet.click("[data-action=open-amount]")  # close the keypad
 
+    # The first call reaches the server but its answer is lost: the tablet says so, and its retry
+    # (same client_action_id) is answered from the log without acting twice.
+    lost = []
+
+    def lose_the_answer(route):
+        if not lost:
+            lost.append(route.fetch().status)
+            route.abort()
+        else:
+            route.continue_()
+
+    tablet.route("**/api/hands/*/actions/", lose_the_answer)
+    version = root.get_attribute("data-version")
+    tablet.click("[data-action=call]")
+    expect(tablet.locator("[data-role=failure]")).to_be_visible()
+    tablet.wait_for_function(  # the action did happen: the socket brings the new state
+        "v => document.getElementById('tablet').getAttribute('data-version') !== v", arg=version
+    )
+    to_act = tablet.text_content("[data-role=to-act]")
+    tablet.click("[data-role=retry]")
+    expect(tablet.locator("[data-role=failure]")).to_have_count(0)
+    tablet.unroute("**/api/hands/*/actions/")
+    assert lost == [200]
+    assert tablet.text_content("[data-role=to-act]") == to_act  # nobody acted twice
+
     # Check and call it down.
     for _ in range(20):
         if tablet.locator("[data-role=result]").is_visible():
