@@ -62,8 +62,9 @@ def to_phh(hand: Hand, /, **extra) -> str:
     actions = []
     burns = []
     for p in players:
+        # Hole cards stay secret until the hand is over (then the seed reveals them anyway, RULES 7.6).
         cards = next((e["cards"] for e in hand.events if e["type"] == "hole" and e["seat"] == p.seat), None)
-        actions.append(f"d dh {number[p.seat]} {''.join(cards) if cards else '??' * 5}")
+        actions.append(f"d dh {number[p.seat]} {''.join(cards) if cards and hand.done else '??' * 5}")
     for event in hand.events:
         kind = event["type"]
         if kind == "board":

@@ -46,6 +46,7 @@ def test_phh_seeded_hand_reveals_the_seed_only_when_over():
     hand = Hand.start(config(mode="seeded", betting="fixed_limit", sb=5, bb=10), seed=bytes(32))
     running = tomllib.loads(to_phh(hand))
     assert "_seed" not in running and "finishing_stacks" not in running
+    assert [a for a in running["actions"] if " dh " in a] == [f"d dh p{i} ??????????" for i in (1, 2, 3)]
     assert running["variant"] == "_FCV" and running["small_bet"] == 10 and running["big_bet"] == 20
     while not hand.done:
         call_or_check(hand)
