@@ -17,7 +17,7 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -83,15 +83,14 @@ class _Snapshot:
             )
             for t in self.tables.values()
         }
-        for seat in Seat.objects.filter(table__tournament=tournament).filter(
-            entry__isnull=False
+        for table_id, number, entry_id, locked in Seat.objects.filter(
+            Q(entry__isnull=False) | Q(locked=True), table__tournament=tournament
         ).values_list("table_id", "number", "entry_id", "locked"):
-            table_id, number, entry_id, locked = seat
-            states[by_id[table_id].number].seats[number] = entry_id
-        for table_id, number in Seat.objects.filter(table__tournament=tournament, locked=True).values_list(
-            "table_id", "number"
-        ):
-            states[by_id[table_id].number].locked_seats.add(number)
+            state = states[by_id[table_id].number]
+            if entry_id is not None:
+                state.seats[number] = entry_id
+            if locked:
+                state.locked_seats.add(number)
         self.pending_rows = {
             m.entry_id: m
             for m in Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).select_related(

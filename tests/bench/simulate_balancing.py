@@ -1,7 +1,7 @@
 """Simulate a big field from the seat draw to the final table through tables.balancing (R8.1, R8.3-R8.5).
 
     .venv/bin/python tests/bench/simulate_balancing.py [--entries 10000] [--seats 8] [--seed 1]
-        [--mid-hand 0.3] [--difference 1] [--relaxed 2 --relaxed-above 20]
+        [--mid-hand 0.3] [--difference 1] [--relaxed 2 --relaxed-above 20] [--db-entries 200]
 
 Every step one table plays a hand: sometimes a player busts, the positions move on by the dead-button
 rule (R3.6), and the balancer decides. Some tables are kept mid-hand, so moves out of them wait
@@ -144,6 +144,75 @@ def run(entries: int, seats: int, seed: int, mid_hand: float, options: balancing
     return result
 
 
+def run_db(entries: int, seats: int, seed: int):
+    """The same decisions through the database path (tables.services) on a throwaway SQLite file:
+    draw, then hands that start and end (hand_started / hand_finished), busting a player in some."""
+    import os
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="balancing-sim-")
+    os.environ["DATABASE_URL"] = f"sqlite:///{folder}/sim.sqlite3"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import logging
+
+    import django
+
+    django.setup()
+    logging.disable(logging.INFO)  # the eager task runner logs every task
+    from django.core.management import call_command
+    from django.db.models import Count, Q
+
+    call_command("migrate", verbosity=0)
+    from tournaments.models import BlindStructure, Entry, Level, Player, Tournament
+    from tournaments.services import bust_entries
+
+    from tables import services
+    from tables.models import Move, Seat, Table
+
+    rng = random.Random(seed)
+    structure = BlindStructure.objects.create(name="sim", betting="no_limit")
+    Level.objects.create(structure=structure, order=0, duration_minutes=20, small_blind=10, big_blind=20)
+    tournament = Tournament.objects.create(name="sim", game="courchevel", betting="no_limit", starting_stack=1000,
+                                           structure=structure, seats_per_table=seats,
+                                           status=Tournament.Status.RUNNING)
+    Entry.objects.bulk_create([
+        Entry(tournament=tournament, player=Player.objects.create(name=f"P{i}"), chips=1000) for i in range(entries)
+    ])
+    started = time.perf_counter()
+    services.draw_seats(tournament)
+    finish_times = []
+    worst = 0
+    while Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() > 1:
+        tables = list(Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE))
+        halted = services.halted_reasons(tournament)
+        ready = [t for t in tables if not halted[t.pk]]
+        table = rng.choice(ready)
+        occupied = sorted(Seat.objects.filter(table=table, entry__isnull=False).values_list("number", "entry_id"))
+        services.hand_started(table)
+        _number, victim = rng.choice(occupied)
+        Entry.objects.filter(pk=victim).update(chips=0)
+        bust_entries(tournament, [(Entry.objects.get(pk=victim), 100)])
+        state = balancing.TableState(number=table.number, size=table.seats, big_blind=table.big_blind_seat,
+                                     seats=dict(occupied))
+        big_blind = state.next_big_blind_seat() if table.big_blind_seat else occupied[0][0]
+        t0 = time.perf_counter()
+        # Balances in the same transaction; the queued task runs again after the commit (eager here).
+        services.hand_finished(table, button_seat=table.big_blind_seat, big_blind_seat=big_blind)
+        finish_times.append(time.perf_counter() - t0)
+        counts = list(Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE).annotate(
+            players=Count("seat_set", filter=Q(seat_set__entry__isnull=False))).values_list("players", flat=True))
+        if len(counts) > 1:
+            worst = max(worst, max(counts) - min(counts))
+    total = time.perf_counter() - started
+    done = Move.objects.filter(tournament=tournament).exclude(status=Move.Status.CANCELLED)
+    print(f"{'database path, entries':>70}: {entries}")
+    print(f"{'moves':>70}: {done.count()}")
+    print(f"{'largest imbalance (seated)':>70}: {worst}")
+    print(f"{'final-table redraws':>70}: {done.filter(reason='redraw').values('draw').distinct().count()}")
+    print(f"{'total time s':>70}: {total:.3f}")
+    print(f"{'hand_finished (balancing + the queued task) mean ms':>70}: {1000 * statistics.fmean(finish_times):.3f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--entries", type=int, default=10_000)
@@ -153,10 +222,14 @@ def main():
     parser.add_argument("--difference", type=int, default=1)
     parser.add_argument("--relaxed", type=int, default=None)
     parser.add_argument("--relaxed-above", type=int, default=0)
+    parser.add_argument("--db-entries", type=int, default=0,
+                        help="also run this many entries through the database path (tables.services)")
     args = parser.parse_args()
     options = balancing.Options(allowed_difference=args.difference, relaxed_difference=args.relaxed,
                                 relaxed_above_tables=args.relaxed_above)
     run(args.entries, args.seats, args.seed, args.mid_hand, options)
+    if args.db_entries:
+        run_db(args.db_entries, args.seats, args.seed)
 
 
 if __name__ == "__main__":
