@@ -356,7 +356,7 @@
         if (a.share === "low") anyLow = true;
         var share = a.share === "high" ? T.high : a.share === "low" ? T.low : T.pot;
         return el("div", { "data-role": "award", "data-share": a.share, "data-seat": a.seat },
-          [share + ": " + T.seat + " " + a.seat + " " + T.wins + " " + L.fmtNumber(a.amount) + (a.hand ? " (" + a.hand + ")" : "")]);
+          [share + ": " + T.seat + " " + a.seat + (a.player ? " · " + a.player : "") + " " + T.wins + " " + L.fmtNumber(a.amount) + (a.hand ? " (" + a.hand + ")" : "")]);
       });
       box.appendChild(el("div", null, [el("strong", { text: (i === 0 ? T.main_pot : T.side_pot + " " + i) + " " + L.fmtNumber(pot.amount) })].concat(lines)));
     });

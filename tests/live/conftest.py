@@ -127,6 +127,7 @@ def browser_server(config) -> BrowserServer:
     return server
 
 
+@pytest.hookimpl(trylast=True)  # after -m / -k have deselected what will not run
 def pytest_collection_modifyitems(session, config, items):
     import os
 
