@@ -6,9 +6,13 @@ what it shows (so one browser can hold a clock and several tablets, as the demo 
 of each code and token is stored. Revoking a device refuses its token at once and closes its open
 sockets (each device has its own channel group).
 
-Also here: the DRF authentication class and permission that let a dealer tablet use the dealing
-API for its own table only, and ``ScreenVersion``, the per-group counter that versions every live
-snapshot (``config.live`` bumps it inside the changing transaction).
+Each device acts through a service account (no password, never staff), so hand events and the
+audit record name it; revoking deactivates it.
+
+Also here: the DRF authentication class and permissions that let a dealer tablet use the dealing
+API for its own table only; ``ScreenVersion``, the per-group counter that versions every live
+snapshot (``config.live`` bumps it inside the changing transaction); the clock screens'
+``Announcement`` banner and the tablets' ``FloorCall``; and ``demo_links`` for ``serve --demo``.
 """
 
 from __future__ import annotations
