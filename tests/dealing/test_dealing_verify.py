@@ -157,3 +157,16 @@ def test_events_are_never_changed_or_deleted_through_django(api):
     with pytest.raises(EventLogError):
         HandEvent.objects.filter(hand=hand).delete()
     assert verify_hand(hand).ok
+
+
+@pytest.mark.django_db
+def test_fresh_seeds_are_random_committed_and_verify(api):
+    """RULES 7.5: without a master seed each hand gets 32 fresh bytes; never the same twice."""
+    hand = finished_hand(api, seeding="fresh")
+    table = hand.table
+    second_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
+    second = Hand.objects.get(pk=second_id)
+    assert len(bytes(hand.seed)) == 32 and bytes(hand.seed) != bytes(second.seed)
+    assert bytes(hand.seed) != hand_seed(MASTER_SEED, table.number, hand.number)
+    report = verify_hand(hand)
+    assert report.ok and "master seed" not in {c.name for c in report.checks}
