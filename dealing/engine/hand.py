@@ -600,16 +600,14 @@ class Hand:
             # The big blind is paid before the big-blind ante when the player cannot cover both.
             self._post(big, "big_blind_ante", config.ante)
         if self._deck is not None:
+            # R4.1: one card at a time clockwise from left of the button, five rounds: the j-th player
+            # from the button gets cards j, j + n, j + 2n, … from the top of the deck.
             n = len(self.players)
-            for player in self._from_button:
-                player.hole = []
-            for _ in range(HOLE_CARDS):  # R4.1: one at a time, five rounds
-                for player in self._from_button:
-                    player.hole.append(self._deck[self._deck_pos])
-                    self._deck_pos += 1
-            for player in self._from_button:
+            dealt = n * HOLE_CARDS
+            for j, player in enumerate(self._from_button):
+                player.hole = self._deck[j:dealt:n]
                 self._emit({"type": "hole", "seat": player.seat, "cards": list(player.hole)})
-            assert self._deck_pos == n * HOLE_CARDS
+            self._deck_pos = dealt
         self.street = 0
         self.phase = BOARD
 
