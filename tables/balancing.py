@@ -211,7 +211,8 @@ class Decision:
     final_redraw: bool = False  # this decision drew the final table (R8.5)
     final_table: int | None = None
     waiting: list[int] = field(default_factory=list)  # mid-hand tables the decision waits for
-    blocked: list[int] = field(default_factory=list)  # long tables whose every player is locked
+    blocked: list[int] = field(default_factory=list)  # tables that could not give or take a player
+    dropped: list[Move] = field(default_factory=list)  # pending moves replaced by this decision
 
 
 @dataclass
@@ -470,6 +471,7 @@ class Field:
         for to_seat, player in sorted(table.reserved.items()):
             move = self.pending[player]
             self._drop(move)
+            decision.dropped.append(move)
             src = self.tables[move.from_table]
             dst, new_seat = self._draw_open_seat(exclude=table.number, allow_locked=True)
             self._move(decision, player, src, move.from_seat, dst, new_seat, BREAK)

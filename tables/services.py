@@ -144,10 +144,10 @@ def _write(snapshot: _Snapshot, decision: balancing.Decision, *, actor=None, com
         table.save(update_fields=["status", "broken_at", "hand_in_progress"])
         Seat.objects.filter(table=table).update(locked=False, lock_reason="")
         changed_tables.add(table.pk)
-    for pm in dropped:
+    for pm in list(dropped) + decision.dropped:
         row = snapshot.pending_rows[pm.player]
         row.status = Move.Status.CANCELLED
-        row.note = (row.note + " " if row.note else "") + str(_("superseded: the hand ended"))
+        row.note = (row.note + " " if row.note else "") + str(_("superseded"))
         row.save(update_fields=["status", "note"])
     draw = None
     drawn = [m for m in decision.moves if m.reason in (balancing.BREAK, balancing.REDRAW)]

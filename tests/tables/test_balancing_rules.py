@@ -167,3 +167,19 @@ def test_refuses_a_player_seated_twice():
     with pytest.raises(balancing.SeatingError) as error:
         Field([table(1, {1: 5}), table(2, {1: 5})])
     assert error.value.code == "seated_twice"
+
+
+def test_r8_4_a_move_waiting_to_go_to_a_breaking_table_goes_elsewhere():
+    field = Field([table(1, players(100, range(1, 9)), hand=True), table(2, players(200, range(1, 8))),
+                   table(3, players(300, range(1, 6)))], rng=random.Random(4))
+    [waiting] = field.decide().moves
+    assert waiting.pending and waiting.to_table == 3
+    for player in (200, 201, 202, 203, 204):
+        field.bust(player)
+    decision = field.decide()
+    assert decision.broken == [3]
+    assert decision.dropped == [waiting]
+    [rerouted] = [m for m in decision.moves if m.player == waiting.player]
+    assert rerouted.pending and rerouted.to_table == 2 and rerouted.reason == balancing.BREAK
+    field.hand_finished(1, button=1, big_blind=2)
+    assert field.where[waiting.player][0] == 2

@@ -191,3 +191,25 @@ def test_review_mode_only_suggests(rng, django_capture_on_commit_callbacks, inli
     assert sorted(len(v) for v in seated(tournament).values()) == [6, 8]
     assert len(services.suggested_moves(tournament)) == 1
     assert len(services.balance(tournament)) == 1
+
+
+def test_r8_4_a_waiting_move_into_a_breaking_table_is_replaced(rng):
+    tournament = make_tournament(players=20)
+    services.draw_seats(tournament, rng)  # 7, 7, 6
+    services.hand_started(table(tournament, 1))
+    bust_seats(tournament, 3, 1)  # 7, 7, 5: a player from table 1 or 2 must go to table 3
+    services.hand_started(table(tournament, 2))
+    [waiting] = services.balance(tournament)
+    assert waiting.status == Move.Status.PENDING and waiting.to_table.number == 3
+    bust_seats(tournament, 2, 4)  # 15 players, room for table 3's six elsewhere: table 3 breaks
+    moves = services.balance(tournament)
+    waiting.refresh_from_db()
+    assert waiting.status == Move.Status.CANCELLED
+    assert table(tournament, 3).status == Table.Status.BROKEN
+    replacement = [m for m in moves if m.entry_id == waiting.entry_id]
+    assert len(replacement) == 1 and replacement[0].to_table.number != 3
+    assert_consistent(tournament)
+    services.hand_finished(table(tournament, 1), button_seat=1, big_blind_seat=2)
+    services.hand_finished(table(tournament, 2), button_seat=1, big_blind_seat=2)
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 8]
+    assert_consistent(tournament)
