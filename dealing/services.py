@@ -65,8 +65,10 @@ def _user(actor):
 
 
 def _from_engine(error: EngineRuleError) -> DealingError:
+    from .messages import engine_message
+
     cls = HandConflict if error.code in CONFLICT_CODES else HandRuleError
-    return cls(error.message, code=error.code, rule=error.rule, params=error.params)
+    return cls(engine_message(error), code=error.code, rule=error.rule, params=error.params)
 
 
 # ---------------------------------------------------------------- reading a hand

@@ -97,7 +97,8 @@ def test_illegal_amount_is_422_naming_the_allowed_range(running, amount, code):
     body = response.json()
     assert body["code"] == code
     if code == "below_minimum":
-        assert "40" in body["detail"] and body["rule"] == "R5.5"
+        assert "minimum of 40" in body["detail"] and "most allowed is 1000" in body["detail"]
+        assert body["rule"] == "R5.5" and body["detail"].endswith("(R5.5)")
         assert body["params"]["minimum"] == 40
     else:
         assert "1000" in body["detail"]
