@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import gettext as _
+
 from dealing.engine import hand_seed, seed_commitment, shuffled_deck
 from dealing.engine.errors import RuleError as EngineRuleError
 from dealing.engine.hand import Hand as EngineHand
@@ -52,7 +54,8 @@ class HandReport:
                 "checks": [check.to_dict() for check in self.checks]}
 
     def lines(self) -> list[str]:
-        out = [f"Hand {self.label} (id {self.hand_id}): {'OK' if self.ok else 'MISMATCH'}"]
+        out = [_("Hand %(label)s (id %(id)s): %(verdict)s")
+               % {"label": self.label, "id": self.hand_id, "verdict": "OK" if self.ok else "MISMATCH"}]
         out += [f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}" for c in self.checks]
         return out
 
@@ -69,56 +72,61 @@ def verify_hand(hand: Hand) -> HandReport:
     table = hand.table
     report = HandReport(hand.pk, hand.label)
     if hand.status == Hand.Status.RUNNING:
-        report.add("hand over", False, "the hand is still running: its seed is secret until it is over")
+        report.add("hand over", False, _("the hand is still running: its seed is secret until it is over"))
         return report
     seed = bytes(hand.seed) if hand.seed is not None else None
     if hand.deal_mode == Hand.DealMode.SEEDED:
         if seed is None:
-            report.add("seed", False, "a seeded hand has no stored seed")
+            report.add("seed", False, _("a seeded hand has no stored seed"))
             return report
         actual = seed_commitment(seed)
         report.add("commitment", actual == hand.seed_commitment,
-                   f"SHA-256(seed) = {actual}, commitment stored before the deal = {hand.seed_commitment}")
+                   _("SHA-256(seed) = %(actual)s, commitment stored before the deal = %(stored)s")
+                   % {"actual": actual, "stored": hand.seed_commitment})
         master = master_seed_of(table.tournament)
         if master is not None:
             expected = hand_seed(master, table.number, hand.number)
             report.add("master seed", expected == seed,
-                       f"seed {'is' if expected == seed else 'is NOT'} HMAC(master seed, "
-                       f"'table:{table.number}:hand:{hand.number}')")
+                       (_("the seed is HMAC(master seed, 'table:%(table)s:hand:%(hand)s')") if expected == seed
+                        else _("the seed is NOT HMAC(master seed, 'table:%(table)s:hand:%(hand)s')"))
+                       % {"table": table.number, "hand": hand.number})
     else:
-        report.add("deal mode", True, "cards were entered by the dealer: no seed, the events are replayed")
+        report.add("deal mode", True, _("cards were entered by the dealer: no seed, the events are replayed"))
 
     rows = list(HandEvent.objects.filter(hand=hand).order_by("seq"))
     retracted = runner.retracted_seqs(rows)
     recorded = [r for r in rows if r.type not in runner.FLOOR_EVENTS and r.seq not in retracted]
     if not recorded or recorded[0].type != "start":
-        report.add("events", False, "the event log does not begin with the start event")
+        report.add("events", False, _("the event log does not begin with the start event"))
         return report
     config = recorded[0].payload.get("config")
-    report.add("config", config == hand.config, "the start event's config is the hand's config"
-               if config == hand.config else "the start event's config differs from the hand's config")
+    report.add("config", config == hand.config, _("the start event's config is the hand's config")
+               if config == hand.config else _("the start event's config differs from the hand's config"))
     try:
         engine = EngineHand.start(HandConfig.from_dict(config), seed)
     except (EngineRuleError, TypeError, ValueError) as error:
-        report.add("replay", False, f"the hand cannot be dealt again from its config and seed: {error}")
+        report.add("replay", False, _("the hand cannot be dealt again from its config and seed: %(error)s")
+                   % {"error": error})
         return report
 
     mismatches = {"dealt cards": 0, "award": 0, "event": 0}
     counted = {"dealt cards": 0, "award": 0, "event": 0}
     expected_start = runner.stored_payload(engine.events[0])
     if recorded[0].payload != expected_start:
-        report.add("event 0", False, "the start event was changed")
+        report.add("event 0", False, _("the start event was changed"))
     for index, row in enumerate(recorded[1:], start=1):
         if index >= len(engine.events):
             if row.type not in runner.INPUT_TYPES:
                 report.add(f"event {row.seq}", False,
-                           f"recorded {row.type} {row.payload} does not follow: the engine waits for an input")
+                           _("recorded %(type)s %(payload)s does not follow: the engine waits for an input")
+                           % {"type": row.type, "payload": row.payload})
                 mismatches[_kind(row.type)] += 1
                 break
             try:
                 runner.apply_input(engine, runner.input_of(row.payload))
             except (EngineRuleError, ValueError) as error:
-                report.add(f"event {row.seq}", False, f"recorded {row.type} {row.payload} is not legal here: {error}")
+                report.add(f"event {row.seq}", False, _("recorded %(type)s %(payload)s is not legal here: %(error)s")
+                           % {"type": row.type, "payload": row.payload, "error": error})
                 mismatches["event"] += 1
                 break
         replayed = engine.events[index]
@@ -126,25 +134,29 @@ def verify_hand(hand: Hand) -> HandReport:
         counted[kind] += 1
         if replayed != row.payload:
             mismatches[kind] += 1
-            report.add(f"event {row.seq}", False, f"{kind} differ: recorded {row.payload}, replayed {replayed}")
+            report.add(f"event {row.seq}", False, _("%(kind)s differ: recorded %(recorded)s, replayed %(replayed)s")
+                       % {"kind": kind, "recorded": row.payload, "replayed": replayed})
     else:
         if len(engine.events) > len(recorded):
-            report.add("events", False, f"the log stops early: the engine goes on with {engine.events[len(recorded)]}")
+            report.add("events", False, _("the log stops early: the engine goes on with %(event)s")
+                       % {"event": engine.events[len(recorded)]})
     if seed is not None:
         deck = shuffled_deck(seed)
         dealt = engine.view(public=False)
         used = [c for p in dealt["players"] for c in (p["cards"] or [])] + dealt["board"] + dealt["burns"]
         report.add("deck", set(used) <= set(deck) and mismatches["dealt cards"] == 0,
-                   f"{counted['dealt cards']} dealing events checked against the deck from the seed "
-                   f"({len(used)} cards), {mismatches['dealt cards']} differ")
+                   _("%(events)s dealing events checked against the deck from the seed (%(cards)s cards), "
+                     "%(differ)s differ") % {"events": counted["dealt cards"], "cards": len(used),
+                                             "differ": mismatches["dealt cards"]})
     report.add("awards", mismatches["award"] == 0,
-               f"{counted['award']} award and stack events replayed, {mismatches['award']} differ")
+               _("%(events)s award and stack events replayed, %(differ)s differ")
+               % {"events": counted["award"], "differ": mismatches["award"]})
     if hand.status == Hand.Status.FINISHED:
         same = engine.done and engine.result() == hand.result
-        report.add("result", same, "the stored result is the replayed result" if same
-                   else "the stored result differs from the replayed one")
+        report.add("result", same, _("the stored result is the replayed result") if same
+                   else _("the stored result differs from the replayed one"))
     elif hand.status == Hand.Status.VOIDED:
-        report.add("voided", rows[-1].type == runner.VOID, "the hand was voided (misdeal): no chips moved")
+        report.add("voided", rows[-1].type == runner.VOID, _("the hand was voided (misdeal): no chips moved"))
     return report
 
 
@@ -168,8 +180,9 @@ class TournamentReport:
         for report in self.hands:
             out += report.lines()
         failed = sum(not h.ok for h in self.hands)
-        out.append(f"Tournament {self.tournament_id}: {len(self.hands)} hands checked, {failed} with mismatches: "
-                   f"{'OK' if self.ok else 'MISMATCH'}")
+        out.append(_("Tournament %(id)s: %(hands)s hands checked, %(failed)s with mismatches: %(verdict)s")
+                   % {"id": self.tournament_id, "hands": len(self.hands), "failed": failed,
+                      "verdict": "OK" if self.ok else "MISMATCH"})
         return out
 
 
@@ -179,8 +192,8 @@ def verify_tournament(tournament) -> TournamentReport:
     if master is not None and tournament.master_seed_commitment:
         actual = seed_commitment(master)
         report.checks.append(Check("master seed commitment", actual == tournament.master_seed_commitment,
-                                   f"SHA-256(master seed) = {actual}, published = "
-                                   f"{tournament.master_seed_commitment}"))
+                                   _("SHA-256(master seed) = %(actual)s, published = %(published)s")
+                                   % {"actual": actual, "published": tournament.master_seed_commitment}))
     hands = (Hand.objects.filter(table__tournament=tournament).exclude(status=Hand.Status.RUNNING)
              .select_related("table", "table__tournament").order_by("table__number", "number"))
     for hand in hands:
