@@ -371,3 +371,18 @@ def test_no_bet_or_raise_against_players_all_in_R4_6():
     assert options.seat == 3 and options.raise_kind is None and options.call_all_in
     hand.act(3, "call")
     assert [e for e in hand.events if e["type"] == "return"] == [{"type": "return", "seat": 2, "amount": 950}]
+
+
+def test_short_all_ins_adding_up_to_a_full_raise_reopen_the_betting_R5_4():
+    # Seats 4 and 5 are short: each all-in alone is less than a full raise, together they are more.
+    hand = start((1000, 1000, 1000, 1000, 150, 215), sb=5, bb=10)
+    hand.act(4, "raise", 100)
+    hand.act(5, "all_in")  # to 150: 50 more
+    hand.act(6, "all_in")  # to 215: 65 more
+    hand.act(1, "call")
+    hand.act(2, "fold")
+    hand.act(3, "fold")
+    options = hand.options()
+    assert options.seat == 4 and options.call == 115
+    # Facing 115 more, at least the last full raise (90): seat 4 may raise, by at least 90.
+    assert options.raise_kind == "raise" and options.min_to == 305
