@@ -101,3 +101,32 @@ def test_big_blind_moves_one_player_clockwise_every_hand_with_busts_R3_6():
                 assert where.small_blind == previous.big_blind
                 assert where.small_blind in seats
             assert where.button not in (where.big_blind, where.small_blind) or len(seats) == 2
+
+
+def test_a_table_plays_down_to_one_player_hand_after_hand_R6_6():
+    """Positions from the dead-button rule always make a valid hand, down to heads-up (R3.5, R3.6)."""
+    from dealing.engine import Hand, HandConfig
+
+    rng = random.Random(3)
+    for _ in range(20):
+        stacks = {seat: rng.randint(5, 60) for seat in sorted(rng.sample(range(1, 10), rng.randint(2, 8)))}
+        total = sum(stacks.values())
+        where = positions.first_hand(list(stacks), rng.choice(list(stacks)))
+        hands = 0
+        while len(stacks) > 1:
+            config = HandConfig(game="courchevel_hilo", betting="no_limit",
+                                seats=[(seat, f"p{seat}", chips) for seat, chips in stacks.items()],
+                                button_seat=where.button, small_blind_seat=where.small_blind,
+                                big_blind_seat=where.big_blind, small_blind=5, big_blind=10, deal_mode="seeded")
+            hand = Hand.start(config, seed=rng.randbytes(32))
+            while not hand.done:
+                options = hand.options()
+                hand.act(options.seat, "all_in" if options.raise_kind and rng.random() < 0.5 else "call"
+                         if options.call else "check")
+            stacks = {seat: chips for seat, chips in hand.stacks().items() if chips}
+            assert sum(stacks.values()) == total
+            if len(stacks) > 1:
+                where = positions.next_hand(list(stacks), button=where.button, small_blind=where.small_blind,
+                                            big_blind=where.big_blind, table_size=9)
+            hands += 1
+        assert hands >= 1
