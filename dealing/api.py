@@ -114,7 +114,8 @@ class HandListView(ServiceErrors, APIView):
 class HandDetailView(ServiceErrors, APIView):
     permission_classes = [DealingPermission]
 
-    @extend_schema(summary="A hand's state (public view while it runs)", responses=errors(404, ok=s.HandStateSerializer))
+    @extend_schema(summary="A hand's state (public view while it runs)",
+                   responses=errors(404, ok=s.HandStateSerializer))
     def get(self, request, pk):
         return Response(s.hand_data(_hand(pk), request.user))
 

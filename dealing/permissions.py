@@ -1,9 +1,9 @@
 """Who may do what with hands: the one place that decides it.
 
 Writes (start a hand, act, enter cards) need authenticated staff or the dealer tablet paired to
-that table (device tokens of ``tournaments.devices``); corrections need a floor person. Seeing the secret parts of a hand in
-progress (seed, deck order, unshown hole cards) needs the ``dealing.view_deck`` permission (the
-deck-prep role); everyone else only ever gets the public view.
+that table (device tokens of ``tournaments.devices``); corrections need a floor person. Seeing the
+secret parts of a hand in progress (seed, deck order, unshown hole cards) needs the
+``dealing.view_deck`` permission (the deck-prep role); everyone else only ever gets the public view.
 """
 
 from django.utils.translation import gettext_lazy as _

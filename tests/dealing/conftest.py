@@ -37,7 +37,7 @@ def make_tournament(*, game="courchevel", betting="no_limit", stacks=(1000, 1000
     for number in range(1, table_size + 1):
         Seat.objects.create(table=table, number=number)
     seats = seats or list(range(1, len(stacks) + 1))
-    for i, (seat, chips) in enumerate(zip(seats, stacks)):
+    for seat, chips in zip(seats, stacks, strict=True):
         player = Player.objects.create(name=f"P{seat}")
         entry = Entry.objects.create(tournament=tournament, player=player, chips=chips)
         Seat.objects.filter(table=table, number=seat).update(entry=entry)

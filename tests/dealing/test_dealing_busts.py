@@ -23,8 +23,8 @@ def other_table(tournament, number, players):
     for number in range(1, 9):
         entry = None
         if number <= players:
-            entry = Entry.objects.create(tournament=tournament, player=Player.objects.create(name=f"T{table.number} P{number}"),
-                                         chips=1000)
+            player = Player.objects.create(name=f"T{table.number} P{number}")
+            entry = Entry.objects.create(tournament=tournament, player=player, chips=1000)
         Seat.objects.create(table=table, number=number, entry=entry)
     return table
 

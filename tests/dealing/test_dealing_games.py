@@ -7,7 +7,7 @@ from dealing.models import Hand, HandEvent
 from dealing.verification import verify_hand
 from tournaments.models import Entry
 
-from .conftest import MASTER_SEED, RaiseOnce, Tablet, chips_by_seat, make_tournament, play_out
+from .conftest import RaiseOnce, Tablet, chips_by_seat, make_tournament, play_out
 
 GAMES = [(game, betting) for game in ("courchevel", "courchevel_hilo")
          for betting in ("fixed_limit", "pot_limit", "no_limit")]
