@@ -1,9 +1,15 @@
 """Hands and their events in the admin: read-only, because the events are the truth and are never
-changed (corrections and misdeals are made through the dealing service, which records who and why)."""
+changed (corrections and misdeals are made through the dealing service, which records who and why).
+
+The admin never shows the secrets of a running hand (seed, burns, hole cards): the deck-prep role
+reads them through the API (``/api/hands/{id}/deck/``), which checks ``dealing.view_deck``.
+"""
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from .models import Hand, HandEvent
+from .serializers import event_data
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -17,9 +23,15 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+@admin.display(description=_("payload"))
+def shown_payload(event: HandEvent):
+    data = event_data(event, secret=event.hand.is_over)
+    return data["payload"] if data is not None else _("(hidden until the hand is over)")
+
+
 class HandEventInline(admin.TabularInline):
     model = HandEvent
-    fields = ["seq", "type", "payload", "actor", "device", "client_action_id", "created_at"]
+    fields = ["seq", "type", shown_payload, "actor", "device", "client_action_id", "created_at"]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -30,13 +42,6 @@ class HandEventInline(admin.TabularInline):
 
     def has_change_permission(self, request, obj=None):
         return False
-
-    def get_queryset(self, request):
-        qs = super().get_queryset(request)
-        # Hole cards and burns of a running hand stay hidden from anyone without the deck-prep permission.
-        if not request.user.has_perm("dealing.view_deck"):
-            qs = qs.exclude(type="hole", hand__status=Hand.Status.RUNNING)
-        return qs
 
 
 @admin.register(Hand)
@@ -55,12 +60,9 @@ class HandAdmin(ReadOnlyAdmin):
 class HandEventAdmin(ReadOnlyAdmin):
     list_display = ["hand", "seq", "type", "actor", "device", "client_action_id", "created_at"]
     list_filter = ["type"]
-    fields = ["hand", "seq", "type", "payload", "actor", "device", "client_action_id", "request_digest",
+    fields = ["hand", "seq", "type", shown_payload, "actor", "device", "client_action_id", "request_digest",
               "created_at"]
     readonly_fields = fields
 
     def get_queryset(self, request):
-        qs = super().get_queryset(request)
-        if not request.user.has_perm("dealing.view_deck"):
-            qs = qs.exclude(type="hole", hand__status=Hand.Status.RUNNING)
-        return qs
+        return super().get_queryset(request).select_related("hand")
