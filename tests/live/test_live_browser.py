@@ -1,10 +1,13 @@
 """Browser tests: Debian's Chromium (Playwright) against a real daphne server in a subprocess.
 
-One server (file SQLite database, no clock ticker) serves every test here. Screenshots go to docs/.
+One server (file SQLite database, no clock ticker) serves every test here. The screenshots are taken
+on every run; with LIVE_SCREENSHOTS=1 they replace the ones in docs/ (otherwise a temporary folder,
+so a test run leaves the tree clean).
 """
 
 import os
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -12,7 +15,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
-DOCS = ROOT / "docs"
+DOCS = ROOT / "docs" if os.environ.get("LIVE_SCREENSHOTS") else Path(tempfile.mkdtemp(prefix="live-shots-"))
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
