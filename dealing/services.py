@@ -75,7 +75,7 @@ def _from_engine(error: EngineRuleError) -> DealingError:
 
 
 def event_rows(hand: Hand) -> list[HandEvent]:
-    return list(HandEvent.objects.filter(hand=hand).order_by("seq"))
+    return list(HandEvent.objects.filter(hand=hand).select_related("actor").order_by("seq"))
 
 
 def last_seq(hand: Hand) -> int:
