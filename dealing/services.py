@@ -83,8 +83,14 @@ def last_seq(hand: Hand) -> int:
 
 
 def engine_hand(hand: Hand, rows: list[HandEvent] | None = None) -> EngineHand:
-    """The engine's hand rebuilt from the stored events (the truth)."""
-    return runner.rebuild(rows if rows is not None else event_rows(hand), _seed(hand))
+    """The engine's hand rebuilt from the stored events (the truth). A log that does not replay (an
+    event changed outside the service) is refused rather than guessed at."""
+    try:
+        return runner.rebuild(rows if rows is not None else event_rows(hand), _seed(hand))
+    except EngineRuleError as error:
+        raise HandConflict(
+            _("The event log of this hand does not replay (%(error)s): check it with verify_hand %(id)s.")
+            % {"error": error, "id": hand.pk}, code="log_mismatch") from None
 
 
 def snapshot(hand: Hand) -> dict:

@@ -170,3 +170,20 @@ def test_fresh_seeds_are_random_committed_and_verify(api):
     assert bytes(hand.seed) != hand_seed(MASTER_SEED, table.number, hand.number)
     report = verify_hand(hand)
     assert report.ok and "master seed" not in {c.name for c in report.checks}
+
+
+@pytest.mark.django_db
+def test_a_running_hand_with_a_tampered_log_is_refused_not_guessed(api):
+    """With the cache gone, a log that no longer replays gives a clear 409, never a made-up state."""
+    _, table = make_tournament(stacks=(1000, 1000, 1000))
+    hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
+    hole = HandEvent.objects.filter(hand_id=hand_id, type="hole").first()
+    tamper(hole, {**hole.payload, "cards": ["2c", "2d", "2h", "2s", "3c"]})
+    Hand.objects.filter(pk=hand_id).update(state=None)
+    response = api.get(f"/api/hands/{hand_id}/")
+    assert response.status_code == 409 and response.json()["code"] == "log_mismatch"
+    assert f"verify_hand {hand_id}" in response.json()["detail"]
+    seq = HandEvent.objects.filter(hand_id=hand_id).count() - 1
+    acted = api.post(f"/api/hands/{hand_id}/actions/", {"client_action_id": "x", "expected_seq": seq,
+                                                        "seat": 1, "action": "fold"}, format="json")
+    assert acted.status_code == 409 and acted.json()["code"] == "log_mismatch"
