@@ -140,8 +140,8 @@ def _write(snapshot: _Snapshot, decision: balancing.Decision, *, actor=None, com
         table = tables[number]
         table.status = Table.Status.BROKEN
         table.broken_at = now
-        table.hand_in_progress = False
-        table.save(update_fields=["status", "broken_at", "hand_in_progress"])
+        # A table breaking mid-hand keeps hand_in_progress: its players leave when that hand ends.
+        table.save(update_fields=["status", "broken_at"])
         Seat.objects.filter(table=table).update(locked=False, lock_reason="")
         changed_tables.add(table.pk)
     for pm in list(dropped) + decision.dropped:
