@@ -184,7 +184,12 @@ def _positions(table, seat_numbers: list[int]) -> engine_positions.Positions:
             button = secrets.choice(seat_numbers)  # no drawn button: draw one among the players
         return engine_positions.first_hand(seat_numbers, button)
     previous = (Hand.objects.filter(table=table, status=Hand.Status.FINISHED).order_by("-number").first())
-    small_blind = previous.config.get("small_blind_seat") if previous is not None else table.button_seat
+    if previous is not None and previous.config.get("big_blind_seat") == table.big_blind_seat:
+        small_blind = previous.config.get("small_blind_seat")
+    else:
+        # Positions set without a hand here (e.g. by the tables app): the small blind was the player
+        # just before the big blind.
+        small_blind = engine_positions.previous_seat(seat_numbers, table.big_blind_seat)
     return engine_positions.next_hand(seat_numbers, button=table.button_seat or table.big_blind_seat,
                                       big_blind=table.big_blind_seat, small_blind=small_blind,
                                       table_size=table.seats)

@@ -176,3 +176,20 @@ def test_a_hand_where_the_blinds_put_everyone_all_in_plays_itself_out(api):
     assert sum(chips_by_seat(table).values()) + sum(
         e.chips for e in Entry.objects.filter(tournament=tournament, status="busted")) == 25
     assert sum(Entry.objects.filter(tournament=tournament).values_list("chips", flat=True)) == 1025
+
+
+@pytest.mark.django_db
+def test_dead_button_after_a_player_leaves(api):
+    """R3.6: the big blind moves one player on; the small blind is last hand's big blind; the button
+    goes to last hand's small-blind seat even when that player has gone (a dead button)."""
+    from tables.models import Seat
+
+    tournament, table = make_tournament(stacks=(1000, 1000, 1000, 1000), extra_entries=1)
+    first = Hand.objects.get(pk=api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
+    assert (first.config["button_seat"], first.config["small_blind_seat"], first.config["big_blind_seat"]) == (1, 2, 3)
+    play_out(Tablet(api, first.pk))
+    # the small blind's player leaves the table between hands (moved or out)
+    Seat.objects.filter(table=table, number=2).update(entry=None)
+    second = Hand.objects.get(pk=api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
+    assert (second.config["button_seat"], second.config["small_blind_seat"], second.config["big_blind_seat"]) == (2, 3, 4)
+    assert [s["seat"] for s in second.config["seats"]] == [1, 3, 4]
