@@ -191,5 +191,6 @@ def test_dead_button_after_a_player_leaves(api):
     # the small blind's player leaves the table between hands (moved or out)
     Seat.objects.filter(table=table, number=2).update(entry=None)
     second = Hand.objects.get(pk=api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
-    assert (second.config["button_seat"], second.config["small_blind_seat"], second.config["big_blind_seat"]) == (2, 3, 4)
+    positions = (second.config["button_seat"], second.config["small_blind_seat"], second.config["big_blind_seat"])
+    assert positions == (2, 3, 4)
     assert [s["seat"] for s in second.config["seats"]] == [1, 3, 4]
