@@ -96,8 +96,10 @@ class HandListView(ServiceErrors, APIView):
                 hands = hands.filter(**{lookup: value})
         return Response(s.HandSummarySerializer(hands[:500], many=True).data)
 
-    @extend_schema(summary="Deal the next hand at a table", request=s.StartHandSerializer,
-                   responses=errors(*WRITE_ERRORS, ok=s.HandStateSerializer, ok_code=201))
+    @extend_schema(summary="Deal the next hand at a table (200: a retry of a start already made)",
+                   request=s.StartHandSerializer,
+                   responses={**errors(*WRITE_ERRORS, ok=s.HandStateSerializer, ok_code=201),
+                              200: s.HandStateSerializer})
     def post(self, request):
         from tables.models import Table
 
@@ -105,10 +107,14 @@ class HandListView(ServiceErrors, APIView):
         table = Table.objects.filter(pk=data["table"]).first()
         if table is None:
             raise NotFound(_("No table %(id)s.") % {"id": data["table"]})
+        latest = Hand.objects.filter(table=table).order_by("-number").values_list("pk", flat=True).first()
         hand = services.start_next_hand(table, actor=request.user, device=_device(request),
-                                        deal_mode=data.get("deal_mode"))
+                                        deal_mode=data.get("deal_mode"),
+                                        client_action_id=data.get("client_action_id"))
+        created = hand.pk != latest
         hand = _hand(hand.pk)
-        return Response(s.hand_data(hand, request.user), status=status.HTTP_201_CREATED)
+        return Response(s.hand_data(hand, request.user),
+                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
 class HandDetailView(ServiceErrors, APIView):

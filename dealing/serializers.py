@@ -36,6 +36,9 @@ class StartHandSerializer(serializers.Serializer):
         choices=Hand.DealMode.choices, required=False,
         help_text=_("Seeded deck or entered cards; default: as the table's last hand, else seeded."),
     )
+    client_action_id = serializers.CharField(
+        max_length=64, required=False,
+        help_text=_("Optional: sent again, it returns the hand it started instead of a 409."))
 
 
 class InputSerializer(serializers.Serializer):

@@ -256,14 +256,22 @@ def _append(hand: Hand, events: list[dict], *, start_seq: int, actor=None, devic
     return rows
 
 
-def start_next_hand(table, *, actor=None, device: str = "", deal_mode: str | None = None) -> Hand:
-    """Deal the next hand at ``table`` from the real state of the tournament and the table."""
+def start_next_hand(table, *, actor=None, device: str = "", deal_mode: str | None = None,
+                    client_action_id: str | None = None) -> Hand:
+    """Deal the next hand at ``table`` from the real state of the tournament and the table.
+
+    With a ``client_action_id`` already used to start a hand at this table, that hand is returned
+    and nothing is dealt (a double tap or a retry after a lost response)."""
     from tables.models import Table
     from tables.services import hand_started
     from tournaments.models import Tournament
 
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
+        if client_action_id:
+            started = HandEvent.objects.filter(hand__table=table, seq=0, client_action_id=client_action_id).first()
+            if started is not None:
+                return started.hand
         tournament = Tournament.objects.get(pk=table.tournament_id)
         _check_can_deal(tournament, table)
         seats = _dealt_in(table)
@@ -305,7 +313,8 @@ def start_next_hand(table, *, actor=None, device: str = "", deal_mode: str | Non
             seed=seed, status=Hand.Status.RUNNING, started_by=user,
             seats={str(s.number): {"entry": s.entry_id, "chips": s.entry.chips} for s in seats},
         )
-        _append(hand, engine.events, start_seq=0, actor=actor, device=device, digest="start")
+        _append(hand, engine.events, start_seq=0, actor=actor, device=device, digest="start",
+                client_action_id=client_action_id or None)
         hand_started(table)
         _store_snapshot(hand, engine, len(engine.events) - 1)
         live.table_changed(table.pk, "hand")

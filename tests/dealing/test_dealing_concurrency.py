@@ -128,3 +128,16 @@ def test_restart_mid_hand_rebuilds_from_the_events_and_ends_the_same(api, damage
     assert reference.done
     assert final["state"]["result"] == reference.result()
     assert services.engine_hand(hand).events == reference.events
+
+
+@pytest.mark.django_db
+def test_starting_twice_with_the_same_id_deals_one_hand(api):
+    """A double tap on "Deal next hand": the retry returns the hand already dealt (200), no second hand;
+    without an id the second request is refused because a hand is running."""
+    _, table = make_tournament(stacks=(1000, 1000, 1000))
+    first = api.post("/api/hands/", {"table": table.pk, "client_action_id": "deal-1"}, format="json")
+    again = api.post("/api/hands/", {"table": table.pk, "client_action_id": "deal-1"}, format="json")
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.json()["id"] == first.json()["id"]
+    assert Hand.objects.filter(table=table).count() == 1
+    assert api.post("/api/hands/", {"table": table.pk}, format="json").status_code == 409
