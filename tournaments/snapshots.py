@@ -96,24 +96,14 @@ def clock_payload(tournament: Tournament, levels: list | None = None) -> dict:
     }
 
 
-def _money(tournament: Tournament, entries: int) -> dict:
-    """Prize pool and payouts from the tournaments services (absent until they exist)."""
-    try:
-        from . import services
-    except ImportError:
-        return {"prize_pool": None, "payouts": []}
-    pool = None
-    payouts: list = []
-    prize_pool = getattr(services, "prize_pool", None)
-    if prize_pool is not None:
-        pool = int(prize_pool(tournament))
-    payout_table = getattr(services, "payout_table", None)
-    if payout_table is not None:
-        rows = payout_table(tournament)
-        for place, row in enumerate(rows, start=1):
-            amount = row if isinstance(row, (int, float)) else (row.get("amount") if isinstance(row, dict) else row[1])
-            payouts.append({"place": place, "amount": int(amount)})
-    return {"prize_pool": pool, "payouts": payouts}
+def _money(tournament: Tournament) -> dict:
+    """Prize pool and payouts, as the tournaments services compute them."""
+    from .services import payout_table, prize_pool
+
+    return {
+        "prize_pool": prize_pool(tournament),
+        "payouts": [{"place": place, "amount": amount} for place, amount in enumerate(payout_table(tournament), 1)],
+    }
 
 
 def field_payload(tournament: Tournament) -> dict:
@@ -129,7 +119,7 @@ def field_payload(tournament: Tournament) -> dict:
         "players_left": left,
         "chips_in_play": chips,
         "average_stack": round(chips / left) if left else 0,
-        **_money(tournament, counts["entries"] or 0),
+        **_money(tournament),
     }
 
 
@@ -180,10 +170,8 @@ def clock_snapshot(tournament_id: int) -> dict:
 
 
 def tables_summary(tournament: Tournament) -> list[dict]:
-    try:
-        from tables.models import Table
-    except ImportError:
-        return []
+    from tables.models import Table
+
     rows = []
     for table in Table.objects.filter(tournament=tournament).order_by("number"):
         seats = list(table.seat_set.select_related("entry__player").order_by("number"))
@@ -191,8 +179,8 @@ def tables_summary(tournament: Tournament) -> list[dict]:
             {
                 "id": table.pk,
                 "number": table.number,
-                "status": getattr(table, "status", ""),
-                "hand_in_progress": bool(getattr(table, "hand_in_progress", False)),
+                "status": table.status,
+                "hand_in_progress": table.hand_in_progress,
                 "players": sum(1 for s in seats if s.entry_id),
                 "seats": [
                     {"number": s.number, "name": s.entry.player.name if s.entry_id else ""} for s in seats
@@ -240,15 +228,12 @@ def director_snapshot(tournament_id: int) -> dict:
 
 def current_level_payload(tournament: Tournament) -> dict | None:
     """The level the next hand is dealt at (R8.2), as the tournaments services decide it."""
-    try:
-        from .services import level_for_next_hand
-    except ImportError:
-        return None
+    from .clock import ClockError
+    from .services import level_for_next_hand
+
     try:
         level = level_for_next_hand(tournament)
-    except Exception:  # no structure or not started: the tablet shows no level
-        return None
-    if level is None:
+    except ClockError:  # a structure without levels of play: the tablet shows no level
         return None
     return _level_payload(level, level.order, None)
 
@@ -282,54 +267,43 @@ def hand_for_hand_wait(table) -> str:
     return hand_for_hand_waiting(table) or ""
 
 
-def table_data(table) -> dict:
-    tournament = table.tournament
-    seats = []
-    for seat in table.seat_set.select_related("entry__player").order_by("number"):
-        entry = seat.entry
-        seats.append(
-            {
-                "number": seat.number,
-                "entry_id": seat.entry_id,
-                "name": entry.player.name if entry else "",
-                "chips": entry.chips if entry else None,
-            }
-        )
-    moves = []
-    try:
-        from tables.models import Move
-    except ImportError:
-        Move = None
-    if Move is not None:
-        # Pending moves wait for the hand to end; done moves wait for the dealer's acknowledgement.
-        pending = Move.objects.filter(Q(from_table=table) | Q(to_table=table)).filter(
-            status__in=[Move.Status.PENDING, Move.Status.DONE]
-        ).select_related("entry__player", "from_table", "to_table")
-        for move in pending:
-            moves.append(
-                {
-                    "id": move.pk,
-                    "name": move.entry.player.name,
-                    "from_table": move.from_table.number if move.from_table_id else None,
-                    "from_seat": move.from_seat,
-                    "to_table": move.to_table.number if move.to_table_id else None,
-                    "to_seat": move.to_seat,
-                    "status": move.status,
-                    "status_label": str(move.get_status_display()),
-                    "outgoing": move.from_table_id == table.pk,
-                }
-            )
-    halted = None
-    try:
-        from tables.services import halted_reason
+def _move_payload(move, table) -> dict:
+    return {
+        "id": move.pk,
+        "name": move.entry.player.name,
+        "from_table": move.from_table.number if move.from_table_id else None,
+        "from_seat": move.from_seat,
+        "to_table": move.to_table.number,
+        "to_seat": move.to_seat,
+        "status": move.status,
+        "status_label": str(move.get_status_display()),
+        "outgoing": move.from_table_id == table.pk,
+    }
 
-        halted = halted_reason(table)
-    except ImportError:
-        pass
+
+def table_data(table) -> dict:
     from dealing.models import Hand
+    from tables.models import Move
+    from tables.services import halted_reason
 
     from .devices import FloorCall
 
+    tournament = table.tournament
+    seats = [
+        {
+            "number": seat.number,
+            "entry_id": seat.entry_id,
+            "name": seat.entry.player.name if seat.entry_id else "",
+            "chips": seat.entry.chips if seat.entry_id else None,
+        }
+        for seat in table.seat_set.select_related("entry__player").order_by("number")
+    ]
+    # Pending moves wait for the hand to end; done moves wait for the dealer's acknowledgement.
+    moves = (
+        Move.objects.filter(Q(from_table=table) | Q(to_table=table))
+        .filter(status__in=[Move.Status.PENDING, Move.Status.DONE])
+        .select_related("entry__player", "from_table", "to_table")
+    )
     hand = Hand.objects.filter(table=table).order_by("-number").first()
     return {
         "tournament": tournament_public(tournament),
@@ -338,14 +312,14 @@ def table_data(table) -> dict:
             "id": table.pk,
             "number": table.number,
             "seats": table.seats,
-            "status": getattr(table, "status", ""),
-            "button_seat": getattr(table, "button_seat", None),
-            "big_blind_seat": getattr(table, "big_blind_seat", None),
-            "hand_in_progress": bool(getattr(table, "hand_in_progress", False)),
-            "halted_reason": str(halted) if halted else "",
+            "status": table.status,
+            "button_seat": table.button_seat,
+            "big_blind_seat": table.big_blind_seat,
+            "hand_in_progress": table.hand_in_progress,
+            "halted_reason": str(halted_reason(table) or ""),
         },
         "seats": seats,
-        "moves": moves,
+        "moves": [_move_payload(move, table) for move in moves],
         "hand": hand_payload(hand),
         "wait": hand_for_hand_wait(table),
         "floor_called": FloorCall.objects.filter(table=table, answered_at__isnull=True).exists(),
