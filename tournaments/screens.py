@@ -34,6 +34,7 @@ from .devices import (
 from .models import AuditEntry, Entry, Player, Tournament
 
 DEVICE_COOKIE_MAX_AGE = 365 * 24 * 3600
+ICM_MAX_PLAYERS = 12
 
 # The console is for active staff; anyone else is sent to the sign-in page.
 staff_member_required = user_passes_test(lambda u: u.is_active and u.is_staff, login_url="login")
@@ -163,18 +164,19 @@ def _service_errors():
     return (services.TournamentError, ValidationError)
 
 
-def _payouts(tournament: Tournament) -> list[dict]:
+def _payouts(tournament: Tournament) -> tuple[list[dict], list[dict]]:
+    """Prizes by place, and each remaining player's ICM value when few are left."""
     from . import icm, services
 
     table = services.payout_table(tournament)
     active = list(tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player").order_by("-chips"))
     rows = []
     equities = []
-    if active and table and len(active) <= 12:
-        # ICM is exponential in the field: offered once the field is down to a few tables' worth.
+    if active and table and len(active) <= ICM_MAX_PLAYERS:
+        # ICM is exponential in the field: offered once the field is down to about a table and a half.
         try:
             equities = icm.equities([e.chips for e in active], table[: len(active)])
-        except Exception:  # e.g. every stack 0; the console simply shows no ICM then
+        except icm.ICMError:  # e.g. no chips in play: the console simply shows no ICM then
             equities = []
     for place, amount in enumerate(table, start=1):
         rows.append({"place": place, "amount": amount})
@@ -186,42 +188,22 @@ def _payouts(tournament: Tournament) -> list[dict]:
 
 @staff_member_required
 def console(request, tournament_id: int):
+    from dealing.models import Hand
+    from tables.models import Move, Table
+
     from . import services
 
     tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=tournament_id)
     levels = list(tournament.structure.levels.order_by("order"))
     entries = tournament.entries.select_related("player").order_by("status", "place", "player__name")
-    tables = []
-    moves = []
-    hands = []
-    try:
-        from tables.models import Move, Table
-
-        tables = list(
-            Table.objects.filter(tournament=tournament).prefetch_related("seat_set__entry__player").order_by("number")
-        )
-        moves = list(
-            Move.objects.filter(tournament=tournament, status__in=[Move.Status.PENDING, Move.Status.DONE])
-            .select_related("entry__player", "from_table", "to_table")
-        )
-    except ImportError:
-        pass
-    try:
-        from dealing.models import Hand
-
-        hands = list(
-            Hand.objects.filter(table__tournament=tournament).select_related("table").order_by("-started_at")[:30]
-        )
-    except ImportError:
-        pass
+    tables = (
+        Table.objects.filter(tournament=tournament).prefetch_related("seat_set__entry__player").order_by("number")
+    )
+    moves = Move.objects.filter(tournament=tournament, status__in=[Move.Status.PENDING, Move.Status.DONE])
+    hands = Hand.objects.filter(table__tournament=tournament).select_related("table").order_by("-started_at")[:30]
     payouts, icm_rows = _payouts(tournament)
     devices = Device.objects.filter(tournament=tournament).select_related("table").order_by("revoked_at", "kind", "id")
     audit = AuditEntry.objects.filter(tournament=tournament).select_related("actor")[:50]
-    clock_state = None
-    try:
-        clock_state = services.clock_state(tournament) if levels else None
-    except Exception:
-        clock_state = None
     return render(
         request,
         "console/tournament.html",
@@ -230,7 +212,7 @@ def console(request, tournament_id: int):
             "levels": levels,
             "entries": entries,
             "tables": tables,
-            "moves": moves,
+            "moves": moves.select_related("entry__player", "from_table", "to_table"),
             "hands": hands,
             "payouts": payouts,
             "prize_pool": services.prize_pool(tournament),
@@ -240,7 +222,7 @@ def console(request, tournament_id: int):
             "announcement": Announcement.objects.filter(tournament=tournament, active=True).first(),
             "floor_calls": FloorCall.objects.filter(tournament=tournament, answered_at__isnull=True)
             .select_related("table"),
-            "clock_state": clock_state,
+            "clock_state": services.clock_state(tournament),
             "ws_path": f"/ws/tournaments/{tournament.pk}/director/",
             "labels": clock_labels(),
             "players": Player.objects.exclude(
@@ -367,12 +349,12 @@ def console_bust(request, tournament_id: int, entry_id: int):
 @staff_member_required
 @require_POST
 def console_pair(request, tournament_id: int):
+    from tables.models import Table
+
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     kind = request.POST.get("kind", "")
     table = None
     if kind == DeviceKind.TABLET:
-        from tables.models import Table
-
         table = Table.objects.filter(tournament=tournament, pk=request.POST.get("table") or 0).first()
     try:
         new = create_pairing_code(tournament=tournament, kind=kind, table=table, actor=request.user)

@@ -267,3 +267,14 @@ def test_console_bust_out_places_the_player_and_updates_the_field(client, staff)
     field = clock_snapshot(tournament.pk)["data"]["field"]
     assert field["players_left"] == 5 and field["entries"] == 6
     assert field["average_stack"] == 3000 * 5 // 5
+
+
+def test_console_shows_payouts_and_icm_values_that_share_the_pool(client, staff):
+    tournament = make_tournament(players=6)
+    client.force_login(staff)
+    context = client.get(f"/console/{tournament.pk}/").context
+    assert [p["amount"] for p in context["payouts"]] == [600]
+    rows = context["icm_rows"]
+    assert len(rows) == 6
+    assert sum(r["equity"] for r in rows) == 600  # equal stacks: 100 each
+    assert {r["equity"] for r in rows} == {100}
