@@ -438,6 +438,24 @@ def _low_value(hole, board: Board) -> LowValue | None:
     return LowValue(255 - mask, tuple(CODES[c] for c in used))
 
 
+@lru_cache(maxsize=None)
+def high_name(strength: int) -> str:
+    """``HighValue.from_strength(strength).name``, remembered (7,462 values at most)."""
+    return HighValue(strength).name
+
+
+@lru_cache(maxsize=None)
+def low_name(strength: int) -> str:
+    """``LowValue.from_strength(strength).name`` of a qualifying low, remembered (56 values at most)."""
+    return LowValue(strength).name
+
+
+# The best high / qualifying low (or None) with its five cards, of pre-parsed card ints on a prepared
+# board: for the winners of a showdown, which already has both.
+high_value = _high_value
+low_value = _low_value
+
+
 # ---------------------------------------------------------------------------------------------
 # The public functions on card codes.
 

@@ -22,7 +22,8 @@ from .betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, STRUCTURES, BettingRound,
 from .cards import CardError, parse_cards
 from .errors import ConfigError, RuleError
 from .cards import CODES
-from .evaluator import NO_LOW, Board, HighValue, LowValue, evaluate_hand, high_strength, hilo_strengths
+from .evaluator import (NO_LOW, Board, high_name, high_strength, high_value, hilo_strengths, low_name,
+                        low_value)
 from .pots import Pot, award, build_pots
 from .shuffle import shuffled_deck
 
@@ -798,43 +799,48 @@ class Hand:
         config = self.config
         order = [p.seat for p in self._from_button]
         contenders = [p for p in self.players if not p.folded and not p.mucked]
-        highs: dict[int, object] = {}
-        lows: dict[int, object] | None = {} if config.hilo else None
+        highs: dict[int, int] = {}
+        lows: dict[int, int] | None = {} if config.hilo else None
         names: dict[int, dict] = {}
-        if len(contenders) > 1 or any(p.shown for p in contenders):
-            # Winners are decided on the evaluator's integer strengths (fast); names come from them,
-            # and the five cards used are looked up below for the winning hands only.
-            board = Board([_CARD_INDEX[c] for c in self.board]) if len(self.board) == 5 else None
+        holes: dict[int, list[int]] = {}
+        board = None
+        if len(self.board) == 5 and (len(contenders) > 1 or any(p.shown for p in contenders)):
+            # Winners are decided on the evaluator's integer strengths with the board prepared once;
+            # names come from the strengths, and the five cards used are looked up below for the
+            # winning hands only.
+            board = Board(list(map(_CARD_INDEX.__getitem__, self.board)))
             for p in contenders:
-                if not p.shown or board is None:
+                if not p.shown:
                     continue
-                hole = [_CARD_INDEX[c] for c in p.hole]
+                hole = holes[p.seat] = list(map(_CARD_INDEX.__getitem__, p.hole))
                 if lows is not None:
                     high, low = hilo_strengths(hole, board)  # R2.6: each half with its own pair
                 else:
                     high, low = high_strength(hole, board), NO_LOW
                 highs[p.seat] = high
-                entry = {"seat": p.seat, "cards": list(p.hole), "high": HighValue(high).name, "high_cards": None,
+                entry = {"seat": p.seat, "cards": list(p.hole), "high": high_name(high), "high_cards": None,
                          "low": None, "low_cards": None}
                 if low != NO_LOW:
                     lows[p.seat] = low
-                    entry["low"] = LowValue(low).name
+                    entry["low"] = low_name(low)
                 names[p.seat] = entry
         pots_out = []
         won: dict[int, set] = {}
+        by_seat = self._by_seat
+        emit = self._emit
         for number, pot in enumerate(self.pots()):
             awards = award(pot, order, highs, lows, config.smallest_chip)
             pot_awards = []
             for seat, chips, share in awards:
-                player = self._by_seat[seat]
+                player = by_seat[seat]
                 player.stack += chips
                 self._middle -= chips
                 hand_name = None
                 won.setdefault(seat, set()).add(share)
                 if seat in names:
                     hand_name = names[seat]["low"] if share == "low" else names[seat]["high"]
-                self._emit({"type": "award", "pot": number, "seat": seat, "amount": chips, "share": share,
-                            "hand": hand_name})
+                emit({"type": "award", "pot": number, "seat": seat, "amount": chips, "share": share,
+                      "hand": hand_name})
                 pot_awards.append({"seat": seat, "player": player.player, "amount": chips, "share": share,
                                    "hand": hand_name})
             pots_out.append({"number": number, "amount": pot.amount, "eligible": list(pot.eligible),
@@ -842,11 +848,10 @@ class Hand:
         for seat, entry in names.items():
             shares = won.get(seat)
             if shares:
-                high, low = evaluate_hand(entry["cards"], self.board)
                 if shares - {"low"}:
-                    entry["high_cards"] = list(high.cards)
+                    entry["high_cards"] = list(high_value(holes[seat], board).cards)
                 if "low" in shares:
-                    entry["low_cards"] = list(low.cards)
+                    entry["low_cards"] = list(low_value(holes[seat], board).cards)
         if self._middle != 0:
             raise AssertionError(f"{self._middle} chips left in the middle after the awards (R6.7)")
         stacks = [{"seat": p.seat, "player": p.player, "start": p.start, "stack": p.stack,
