@@ -244,6 +244,8 @@ class Field:
         self._room: dict[int, int] = {}  # table -> open seats now, locked ones too
         self.room_total = 0
         self._largest = 0  # the largest table size, to skip the final-table check cheaply
+        self._break_queue: list[int] = []
+        self._queued: set[int] = set()
         for table in tables:
             if table.number in self.tables:
                 raise SeatingError("duplicate_table", f"table {table.number} given twice")
@@ -262,6 +264,7 @@ class Field:
             self._file(table)
         # Tables in breaking order: the last one breaks first, the first one is the final table (R8.4).
         self._break_queue = sorted(self._counted, key=lambda n: (self.tables[n].break_order, n))
+        self._queued = set(self._break_queue)
         self._largest = max((self.tables[n].size for n in self._counted), default=0)
 
     # -- bookkeeping ---------------------------------------------------------------------------------
@@ -283,7 +286,8 @@ class Field:
         self.open_total -= self._open.pop(n, 0)
         self.room_total -= self._room.pop(n, 0)
         if table.broken:
-            if n in getattr(self, "_break_queue", ()):
+            if n in self._queued:  # once per table: it leaves the breaking order
+                self._queued.discard(n)
                 self._break_queue.remove(n)
             return
         locked_open = sum(1 for s in table.locked_seats if s not in table.seats and s not in table.reserved)
@@ -483,14 +487,17 @@ class Field:
         for locked_too in (False, True) if allow_locked else (False,):
             room = self._room if locked_too else self._open
             for count in sorted(self._buckets):
-                candidates = sorted(n for n in self._buckets[count] if n != exclude and room[n] > 0)
+                candidates = sorted(self._buckets[count])  # sorted in C; the checks below reject lazily
                 while candidates:
                     i = self.rng.randrange(len(candidates))
-                    t = self.tables[candidates[i]]
-                    seats = t.draw_seats(include_locked=locked_too)
-                    if seats:
-                        return t, _choice(self.rng, seats)
-                    candidates.pop(i)
+                    n = candidates[i]
+                    if n != exclude and room[n] > 0:
+                        t = self.tables[n]
+                        seats = t.draw_seats(include_locked=locked_too)
+                        if seats:
+                            return t, _choice(self.rng, seats)
+                    candidates[i] = candidates[-1]  # drop it in O(1); the order stays deterministic
+                    candidates.pop()
         raise SeatingError("no_open_seat", "no table has an open seat", rule="R8.4")
 
     def _final_redraw(self, decision: Decision) -> None:
