@@ -107,6 +107,18 @@ def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, br
     expect(clock.locator("[data-role=ante]")).to_have_text("Ante 5")
     expect(clock.locator("[data-clock]")).to_have_class(re.compile("level-changed"))
 
+    # A late, reordered or duplicated message with an older version changes nothing on screen.
+    clock.evaluate("""() => {
+        const socket = document.querySelector('[data-clock]').clockView.socket;
+        const stale = JSON.parse(JSON.stringify(document.querySelector('[data-clock]').clockView.data));
+        stale.clock = {...stale.clock, running: false, paused: true, level_index: 0, remaining: 1234};
+        socket.receive({type: 'snapshot', version: socket.version - 1, server_time: Date.now(), data: stale});
+        socket.receive({type: 'snapshot', version: socket.version, server_time: Date.now(), data: stale});
+    }""")
+    clock.wait_for_timeout(300)
+    expect(level).to_have_text("Level 2")
+    expect(clock.locator("[data-clock]")).not_to_have_class(re.compile("paused"))
+
     # The director skips to the next level (a break here): the screen shows the break and color-up.
     console.goto(f"{base}/console/{tid}/")
     console.click("[data-action=next-level]")
