@@ -47,6 +47,16 @@ class Options(NamedTuple):
         }
 
 
+# The action tuples an Options can hold, made once; an Options is built straight from its fields.
+_CHECK = ("fold", "check")
+_CALL = ("fold", "call")
+_CHECK_BET = ("fold", "check", "bet")
+_CALL_BET = ("fold", "call", "bet")
+_CHECK_RAISE = ("fold", "check", "raise")
+_CALL_RAISE = ("fold", "call", "raise")
+_options = tuple.__new__
+
+
 class BettingRound:
     """The betting state of one street.
 
@@ -108,31 +118,29 @@ class BettingRound:
 
     def options(self, seat: int, bet: int, stack: int, acted: bool, acted_level: int, acted_full: int,
                 opponents_can_bet: bool, pot_for_limit: int) -> Options:
-        to_call = self.current - bet if self.current > bet else 0
+        current = self.current
+        to_call = current - bet if current > bet else 0
         call = to_call if to_call < stack else stack
-        actions = ["fold"]
-        if to_call == 0:
-            actions.append("check")
-        else:
-            actions.append("call")
         all_in_to = bet + stack
-        raise_kind = min_to = max_to = blocked = None
-        if all_in_to <= self.current:
+        if all_in_to <= current:
             blocked = "short"
         elif self.capped():
             blocked = "capped"
         elif not opponents_can_bet:
             blocked = "no_opponent"
-        elif not self.may_raise(acted, acted_level, acted_full):
+        elif acted and not self.may_raise(acted, acted_level, acted_full):
             blocked = "not_reopened"
         else:
             low, high = self.limits(bet, stack, pot_for_limit)
             max_to = high if high < all_in_to else all_in_to
             min_to = low if low < max_to else max_to
-            raise_kind = "raise" if self.current > 0 else "bet"
-            actions.append(raise_kind)
-        return Options(seat, tuple(actions), call, stack <= to_call, raise_kind, min_to, max_to,
-                       self.current, bet, stack, blocked)
+            if current > 0:
+                return _options(Options, (seat, _CALL_RAISE if to_call else _CHECK_RAISE, call, stack <= to_call,
+                                          "raise", min_to, max_to, current, bet, stack, None))
+            return _options(Options, (seat, _CALL_BET if to_call else _CHECK_BET, call, stack <= to_call, "bet",
+                                      min_to, max_to, current, bet, stack, None))
+        return _options(Options, (seat, _CALL if to_call else _CHECK, call, stack <= to_call, None, None, None,
+                                  current, bet, stack, blocked))
 
     def check_raise(self, options: Options, action: str, to: object, all_in_to: int) -> int:
         """Validate a bet or raise to ``to`` against ``options``; returns the amount. Raises RuleError."""

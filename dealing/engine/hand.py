@@ -285,6 +285,10 @@ class Hand:
         # Clockwise from the first seat left of the button: deal order, odd chips, showdown start.
         first = self._index_after(config.button_seat)
         self._from_button = [self.players[(first + k) % n] for k in range(n)]
+        # The table read clockwise from each player (and from one past the last, the first again), so
+        # that the search for the next player to act is a plain loop.
+        self._clockwise = [self.players[k:] + self.players[:k] for k in range(n)]
+        self._clockwise.append(self._clockwise[0])
 
     # -- building ------------------------------------------------------------------------------------
 
@@ -451,7 +455,9 @@ class Hand:
             rule = "R4.3" if self.street == 0 else "R4.4"
             raise RuleError("not_your_turn", f"it is seat {player.seat}'s turn to act, not seat {seat!r}", rule,
                             {"seat": seat, "to_act": player.seat})
-        options = self.options()
+        options = self._options
+        if options is None:
+            options = self._options = self._options_for(player)
         betting = self._round
         all_in_to = player.bet + player.stack
         if action == "all_in":
@@ -501,8 +507,9 @@ class Hand:
         player.acted_full = betting.full_level
         event = {"type": "action", "seat": player.seat, "action": action, "amount": added, "to": player.bet,
                  "all_in": player.all_in}
-        self._emit(event)
-        self._cursor = (player.index + 1) % len(self.players)
+        self.events.append(event)
+        self._options = None
+        self._cursor = player.index + 1  # _next_to_act wraps it round the table
         self._advance()
         self._check_chips()
         return event
@@ -659,31 +666,24 @@ class Hand:
 
     def _next_to_act(self) -> _Player | None:
         """The first player from the cursor, clockwise, who still has to act (R4.5: everyone able to
-        bet has matched the bet and had a chance to act). One pass over the table."""
+        bet has matched the bet and had a chance to act). A player who has matched the bet but not
+        acted yet only acts if someone else can still bet. One pass over the table, at most."""
         current = self._round.current
-        players = self.players
-        n = len(players)
-        cursor = self._cursor
+        unacted = None
         able = 0
-        facing = unacted = None
-        for k in range(n):
-            p = players[(cursor + k) % n]
+        for p in self._clockwise[self._cursor]:
             if p.folded or p.all_in:
                 continue
-            able += 1
             if p.bet < current:
-                if facing is None:
-                    facing = k
-            elif not p.acted and unacted is None:
-                unacted = k
-        # A player who has matched the bet but not acted yet only acts if someone can answer them.
-        if able < 2:
-            unacted = None
-        if facing is None and unacted is None:
-            return None
-        if facing is None or (unacted is not None and unacted < facing):
-            return players[(cursor + unacted) % n]
-        return players[(cursor + facing) % n]
+                return p if unacted is None else unacted
+            if unacted is not None:
+                return unacted  # someone after them can answer
+            if not p.acted:
+                if able:
+                    return p  # someone before them can answer
+                unacted = p
+            able += 1
+        return None
 
     def _advance(self) -> None:
         while True:
@@ -871,7 +871,7 @@ class Hand:
         betting = self._round
         opponents = False
         for p in self.players:
-            if p is not player and not p.folded and not p.all_in:
+            if not (p.folded or p.all_in or p is player):
                 opponents = True
                 break
         pot = self._middle
