@@ -1,8 +1,7 @@
 import pytest
-from tournaments.models import Entry
 
 from tables import services
-from tables.models import Move, Seat, SeatDraw, Table
+from tables.models import Move, SeatDraw, Table
 
 from .conftest import assert_consistent, bust, make_tournament, seated
 
