@@ -126,9 +126,15 @@ def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, br
     expect(clock.locator("[data-role=color-up]")).to_contain_text("5")
     expect(clock.locator("[data-role=next]")).to_contain_text("Level 3: 25 / 50")
 
-    # Paused: the whole screen turns red and the time stands still.
+    # The screen's connection drops (its next try is a few seconds away) and the director pauses the
+    # clock meanwhile: once back, the screen gets a fresh snapshot and shows the pause.
+    clock.evaluate("() => { const s = document.querySelector('[data-clock]').clockView.socket;"
+                   " s.attempt = 3; s.ws.close(); }")
+    expect(clock.locator("html")).to_have_attribute("data-live", "offline")
     console.click("[data-action=pause]")
-    expect(clock.locator("[data-clock]")).to_have_class(re.compile("paused"), timeout=5000)
+    # Paused: the whole screen turns red and the time stands still.
+    expect(clock.locator("[data-clock]")).to_have_class(re.compile("paused"), timeout=10000)
+    expect(clock.locator("html")).to_have_attribute("data-live", "online")
     expect(clock.locator("[data-role=state]")).to_have_text("PAUSED")
     frozen = time_left.text_content()
     clock.wait_for_timeout(1200)
