@@ -65,6 +65,11 @@ def load_demo() -> Demo:
     existing = Tournament.objects.filter(name=DEMO_NAME).exclude(status=Tournament.Status.FINISHED).first()
     if existing is not None:
         return Demo(existing, username, password, created=False, seated=_draw(existing))
+    # The shipped templates come with a data migration; put back any that were deleted since.
+    from .models import Level
+    from .structures import install_templates
+
+    install_templates(BlindStructure, Level)
     template = BlindStructure.objects.get(name="Regular - Pot Limit", is_template=True)
     tournament = services.create_tournament(
         structure=template,
