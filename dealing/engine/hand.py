@@ -17,6 +17,7 @@ Two ways to deal:
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
+from operator import attrgetter
 
 from .betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, STRUCTURES, BettingRound, Options
 from .cards import CardError, parse_cards
@@ -72,6 +73,11 @@ class SeatConfig:
 
 
 def _seat(entry: object) -> SeatConfig:
+    if type(entry) is tuple and len(entry) == 3:
+        # The common case, checked with no work beyond the tests themselves.
+        seat, player, stack = entry
+        if type(seat) is int and seat >= 1 and type(player) is str and player and type(stack) is int and stack >= 1:
+            return SeatConfig(seat, player, stack)
     if isinstance(entry, SeatConfig):
         return entry
     if isinstance(entry, dict):
@@ -129,7 +135,7 @@ class HandConfig:
                               f"not {self.deal_mode!r}", params={"field": "deal_mode"})
         if isinstance(self.seats, (str, bytes)) or not isinstance(self.seats, Iterable):
             raise ConfigError("bad_seat", "seats must be a list of (seat, player, stack)", params={"field": "seats"})
-        seats = tuple(sorted((_seat(s) for s in self.seats), key=lambda s: s.seat))
+        seats = tuple(sorted(map(_seat, self.seats), key=_SEAT_NUMBER))
         object.__setattr__(self, "seats", seats)
         if len(seats) < 2:
             raise ConfigError("too_few_players", f"a hand needs at least 2 players, got {len(seats)}", "R2.7",
@@ -199,9 +205,14 @@ class HandConfig:
         return self.game == COURCHEVEL_HILO
 
     def to_dict(self) -> dict:
-        data = {name: getattr(self, name) for name in _CONFIG_FIELDS}
-        data["seats"] = [s.to_dict() for s in self.seats]
-        return data
+        return {
+            "game": self.game, "betting": self.betting,
+            "seats": [{"seat": s.seat, "player": s.player, "stack": s.stack} for s in self.seats],
+            "button_seat": self.button_seat, "small_blind_seat": self.small_blind_seat,
+            "big_blind_seat": self.big_blind_seat, "small_blind": self.small_blind, "big_blind": self.big_blind,
+            "ante": self.ante, "ante_kind": self.ante_kind, "small_bet": self.small_bet, "big_bet": self.big_bet,
+            "smallest_chip": self.smallest_chip, "cap_raises": self.cap_raises, "deal_mode": self.deal_mode,
+        }
 
     @classmethod
     def from_dict(cls, data: dict) -> "HandConfig":
@@ -221,6 +232,7 @@ class HandConfig:
 
 
 _CARD_INDEX = {code: index for index, code in enumerate(CODES)}
+_SEAT_NUMBER = attrgetter("seat")
 _CONFIG_FIELDS = tuple(f.name for f in fields(HandConfig))
 
 

@@ -1,10 +1,13 @@
 """The engine's fast paths give the same answers as the plain ones they stand in for."""
 
+import dataclasses
 import hashlib
 import hmac
 import random
 
-from dealing.engine import shuffle
+import pytest
+
+from dealing.engine import ConfigError, HandConfig, shuffle
 from dealing.engine.shuffle import _blocks, _shuffle, _stream, shuffled_deck
 
 
@@ -29,3 +32,34 @@ def test_deck_with_a_rejected_int_takes_the_step_by_step_shuffle(monkeypatch):
     assert [shuffled_deck(seed) for seed in seeds] == fast
     assert len(calls) == len(seeds)
     assert fast == [_shuffle(_stream(seed)) for seed in seeds]
+
+
+def _config(**changes):
+    data = {"game": "courchevel", "betting": "pot_limit", "seats": [(1, "a", 100), (2, "b", 100), (3, "c", 100)],
+            "button_seat": 1, "small_blind_seat": 2, "big_blind_seat": 3, "small_blind": 5, "big_blind": 10}
+    return HandConfig(**{**data, **changes})
+
+
+def test_config_to_dict_holds_every_field_in_order_and_round_trips():
+    config = _config(betting="fixed_limit", ante=2, ante_kind="per_player", smallest_chip=5)
+    assert list(config.to_dict()) == [f.name for f in dataclasses.fields(HandConfig)]
+    assert HandConfig.from_dict(config.to_dict()) == config
+
+
+@pytest.mark.parametrize(("seat", "code"), [
+    ((0, "x", 5), "bad_seat"), ((True, "x", 5), "bad_seat"), ((4, "", 5), "bad_player"),
+    ((4, 7, 5), "bad_player"), ((4, "x", 0), "bad_amount"), ((4, "x", 5.0), "bad_amount"),
+    ((4, "x", True), "bad_amount"), ((4, "x"), "bad_seat"),
+])
+def test_seat_tuples_are_checked_like_seat_dicts(seat, code):
+    """R2.7 and the config contract: a bad (seat, player, stack) tuple is refused, naming the problem."""
+    with pytest.raises(ConfigError) as error:
+        _config(seats=[(1, "a", 100), (2, "b", 100), (3, "c", 100), seat])
+    assert error.value.code == code
+
+
+def test_seat_tuples_and_dicts_give_the_same_config():
+    as_dicts = _config(seats=[{"seat": 3, "player": "c", "stack": 7}, {"seat": 1, "player": "a", "stack": 9},
+                              {"seat": 2, "player": "b", "stack": 8}])
+    assert as_dicts == _config(seats=[(3, "c", 7), (1, "a", 9), [2, "b", 8]])
+    assert [s.seat for s in as_dicts.seats] == [1, 2, 3]
