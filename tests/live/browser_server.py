@@ -84,6 +84,21 @@ def warm_up(*tournaments) -> None:
     client.get(f"/tablet/{tournaments[-1].tables.first().pk}/")
 
 
+def exit_with_parent() -> None:
+    """Stop when the pytest run that started this server is gone, even if it was killed."""
+    import threading
+    import time
+
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def serve(port: int) -> None:
     from daphne.endpoints import build_endpoint_description_strings
     from daphne.server import Server
@@ -91,6 +106,7 @@ def serve(port: int) -> None:
 
     from config.asgi import application
 
+    exit_with_parent()
     Server(
         application=ASGIStaticFilesHandler(application),
         endpoints=build_endpoint_description_strings(host="127.0.0.1", port=port),
