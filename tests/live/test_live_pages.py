@@ -278,3 +278,19 @@ def test_console_shows_payouts_and_icm_values_that_share_the_pool(client, staff)
     assert len(rows) == 6
     assert sum(r["equity"] for r in rows) == 600  # equal stacks: 100 each
     assert {r["equity"] for r in rows} == {100}
+
+
+def test_console_registration_and_bad_input_are_reported_and_change_nothing(client, staff):
+    tournament = make_tournament(players=2, start=False)
+    client.force_login(staff)
+    client.post(f"/console/{tournament.pk}/register/", {"name": "Ana Lopez"})
+    assert tournament.entries.filter(player__name="Ana Lopez", status="active").count() == 1
+    # Registering the same player twice is refused with the service's reason.
+    response = client.post(f"/console/{tournament.pk}/register/", {"name": "Ana Lopez"}, follow=True)
+    assert any("already has chips" in str(m) for m in response.context["messages"])
+    assert tournament.entries.filter(player__name="Ana Lopez").count() == 1
+    response = client.post(f"/console/{tournament.pk}/register/", {"name": ""}, follow=True)
+    assert any("name" in str(m) for m in response.context["messages"])
+    response = client.post(f"/console/{tournament.pk}/clock/add_time/", {"seconds": "soon"}, follow=True)
+    assert any("seconds" in str(m) for m in response.context["messages"])
+    assert client.post(f"/console/{tournament.pk}/clock/explode/").status_code == 404
