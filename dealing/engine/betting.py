@@ -90,48 +90,37 @@ class BettingRound:
             return "R5.2"
         return "R5.3"
 
-    def may_raise(self, acted: bool, acted_level: int, acted_full: int) -> bool:
-        """Whether a player may still raise: not yet acted in the round, or facing at least a full raise
-        since they last acted (an incomplete all-in does not reopen the betting, R5.1, R5.4)."""
-        if not acted:
-            return True
-        if self.structure == FIXED_LIMIT:
-            return self.full_level > acted_full
-        return self.current - acted_level >= self.increment
-
-    def capped(self) -> bool:
-        return self.structure == FIXED_LIMIT and self.cap and self.bets >= CAP_BETS
-
-    def limits(self, bet: int, stack: int, pot_for_limit: int) -> tuple[int, int]:
-        """The smallest and largest raise-to amount, before the player's stack is considered.
-        ``pot_for_limit`` is everything in the middle including all bets on the table (and, pre-flop,
-        any part of the blinds not posted, R5.2)."""
-        if self.structure == FIXED_LIMIT:
-            to = self.full_level + self.unit
-            return to, to
-        minimum = self.current + self.increment
-        if self.structure == NO_LIMIT:
-            return minimum, bet + stack
-        to_call = self.current - bet
-        # R5.2: the raise may be the pot after calling: pot + bets on the table + the call.
-        return minimum, self.current + pot_for_limit + to_call
-
     def options(self, seat: int, bet: int, stack: int, acted: bool, acted_level: int, acted_full: int,
                 opponents_can_bet: bool, pot_for_limit: int) -> Options:
+        """What the player to act may do: the one place that decides whether they may bet or raise and
+        how much. ``pot_for_limit`` is everything in the middle including all bets on the table (and,
+        pre-flop, any part of the blinds not posted, R5.2)."""
         current = self.current
         to_call = current - bet if current > bet else 0
         call = to_call if to_call < stack else stack
         all_in_to = bet + stack
+        fixed = self.structure == FIXED_LIMIT
         if all_in_to <= current:
             blocked = "short"
-        elif self.capped():
-            blocked = "capped"
+        elif fixed and self.cap and self.bets >= CAP_BETS:
+            blocked = "capped"  # R5.1
         elif not opponents_can_bet:
             blocked = "no_opponent"
-        elif acted and not self.may_raise(acted, acted_level, acted_full):
+        elif acted and (self.full_level <= acted_full if fixed else current - acted_level < self.increment):
+            # A player who has acted may raise again only facing at least a full raise since then: an
+            # incomplete all-in does not reopen the betting (R5.1, R5.4).
             blocked = "not_reopened"
         else:
-            low, high = self.limits(bet, stack, pot_for_limit)
+            # The smallest and largest raise-to amounts, then the player's stack caps both.
+            if fixed:
+                low = high = self.full_level + self.unit  # R5.1
+            else:
+                low = current + self.increment  # R5.3, R5.5
+                if self.structure == NO_LIMIT:
+                    high = all_in_to
+                else:
+                    # R5.2: the raise may be the pot after calling: pot + bets on the table + the call.
+                    high = current + pot_for_limit + (current - bet)
             max_to = high if high < all_in_to else all_in_to
             min_to = low if low < max_to else max_to
             if current > 0:

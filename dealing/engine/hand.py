@@ -733,9 +733,9 @@ class Hand:
                         self._finish()
                     continue
                 player = self.players[showdown.order[showdown.position]]
-                remaining = [self.players[i] for i in showdown.order[showdown.position:]]
-                others_in = [p for p in self.players if not p.folded and not p.mucked and p is not player]
-                if len(remaining) == 1 and not others_in and not showdown.must_show:
+                last = showdown.position == len(showdown.order) - 1
+                if last and not showdown.must_show and not any(
+                        not p.folded and not p.mucked and p is not player for p in self.players):
                     # Everyone else mucked: the last player wins without showing.
                     showdown.position += 1
                     continue

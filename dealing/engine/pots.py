@@ -69,7 +69,8 @@ def halves(amount: int, unit: int) -> tuple[int, int]:
 
 
 def best(values: dict[int, object], order: Sequence[int]) -> list[int]:
-    """The seats holding the best value, in ``order`` (values compare, greater is better)."""
+    """The seats of ``order`` holding the best value, in that order (values compare, greater is
+    better; seats without a value are left out)."""
     top = None
     winners: list[int] = []
     for seat in order:
@@ -91,8 +92,8 @@ def award(pot: Pot, order: Sequence[int], high: dict[int, object], low: dict[int
     contenders = [seat for seat in order if seat in pot.eligible]
     if len(contenders) == 1:
         return [(contenders[0], pot.amount, "pot")]
-    high_winners = best({s: high.get(s) for s in contenders}, contenders)
-    low_winners = best({s: low.get(s) for s in contenders}, contenders) if low is not None else []
+    high_winners = best(high, contenders)
+    low_winners = best(low, contenders) if low is not None else []
     if not low_winners:
         # R6.3, and R6.4: no qualifying low in this pot, the high takes all of it.
         return [(seat, chips, "pot") for seat, chips in split(pot.amount, high_winners, unit)]
