@@ -522,7 +522,13 @@ class Hand:
         self.events.append(event)
         self._options = None
         self._cursor = player.index + 1  # _next_to_act wraps it round the table
-        self._advance()
+        # Most actions pass the turn to the next player; anything more (end of the round, board,
+        # showdown) goes through _advance.
+        following = self._next_to_act() if self._live > 1 else None
+        if following is not None:
+            self._to_act = following
+        else:
+            self._advance()
         self._check_chips()
         return event
 
@@ -632,8 +638,7 @@ class Hand:
         self.phase = BOARD
 
     def _deal_board(self, cards: list[str], burn: str | None) -> dict:
-        self.board.extend(cards)
-        self._used.update(cards)
+        self.board.extend(cards)  # entered cards are already in self._used (_check_new_cards)
         if burn is not None:
             self.burns.append(burn)
         event = {"type": "board", "street": BOARD_STREETS[self.street], "cards": list(cards), "burn": burn}
