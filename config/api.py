@@ -5,7 +5,9 @@ per-field messages under ``errors``, so a console or tablet can show exactly wha
 """
 
 from django.core.exceptions import ValidationError as DjangoValidationError
-from rest_framework import exceptions, status
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -26,6 +28,55 @@ class Unprocessable(exceptions.APIException):
     default_code = "unprocessable"
 
 
+class ServiceError(Exception):
+    """What a service raises when a well-formed request is not possible now (409) or breaks a rule
+    (422). Each app subclasses it; the API turns any of them into one error body."""
+
+    status = 409
+
+    def __init__(self, message, *, code: str, field: str | None = None, rule: str = "",
+                 params: dict | None = None, extra: dict | None = None):
+        super().__init__(str(message))
+        self.message = message
+        self.code = code
+        self.field = field
+        self.rule = rule
+        self.params = params or {}
+        self.extra = extra or {}
+
+    def body(self) -> dict:
+        """``code``, ``field``, ``rule`` and ``params`` (those that are set), plus any extra."""
+        fields = {"code": self.code, "field": self.field, "rule": self.rule, "params": self.params}
+        return {**{k: v for k, v in fields.items() if v}, **self.extra}
+
+
+def to_api_exception(exc: ServiceError) -> exceptions.APIException:
+    api_exc = (Unprocessable if exc.status == 422 else Conflict)(detail=str(exc.message))
+    api_exc.extra = exc.body()
+    return api_exc
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every 4xx body: ``detail`` names the field and the problem."""
+
+    detail = serializers.CharField()
+    code = serializers.CharField(required=False, help_text=_("A stable code for the problem (409/422)."))
+    field = serializers.CharField(required=False, help_text=_("The field concerned, when there is one."))
+    rule = serializers.CharField(required=False, help_text=_("The rule broken, e.g. R5.3."))
+    params = serializers.DictField(required=False, help_text=_("The figures involved, e.g. the allowed range."))
+    errors = serializers.DictField(required=False, help_text=_("Per-field messages (400)."))
+    seq = serializers.IntegerField(required=False, help_text=_("A hand's last event (stale requests)."))
+    hand = serializers.DictField(required=False, help_text=_("A hand's current state (stale requests)."))
+
+
+def error_responses(described: dict, *codes: int, ok=None, ok_code: int = 200) -> dict:
+    """An operation's responses for drf-spectacular, each error code documented with its meaning."""
+    responses = {ok_code: ok} if ok is not None or ok_code == 204 else {}
+    for code in codes:
+        responses[code] = OpenApiResponse(ErrorSerializer, description=str(described[code]))
+    return responses
+
+
 def _flatten(detail, prefix=""):
     """Turn DRF's nested error detail into 'field: message' lines."""
     if isinstance(detail, dict):
@@ -44,7 +95,9 @@ def _flatten(detail, prefix=""):
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, DjangoValidationError):
+    if isinstance(exc, ServiceError):
+        exc = to_api_exception(exc)
+    elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(
             exc.message_dict if hasattr(exc, "error_dict") else exc.messages
         )

@@ -11,13 +11,13 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict, Unprocessable
+from config.api import Conflict, error_responses
 
 from . import histories, services
 from . import serializers as s
@@ -36,29 +36,10 @@ DESCRIBED = {
 
 
 def errors(*codes: int, ok=None, ok_code: int = 200) -> dict:
-    responses = {ok_code: ok} if ok is not None else {}
-    for code in codes:
-        responses[code] = OpenApiResponse(s.ErrorSerializer, description=str(DESCRIBED[code]))
-    return responses
+    return error_responses(DESCRIBED, *codes, ok=ok, ok_code=ok_code)
 
 
 WRITE_ERRORS = (400, 403, 404, 409, 422)
-
-
-class ServiceErrors:
-    """A service's DealingError (or a tournaments/tables error raised inside it) becomes 409/422."""
-
-    def handle_exception(self, exc):
-        from tournaments.services import TournamentError
-
-        if isinstance(exc, (services.DealingError, TournamentError)):
-            api_exc = (Unprocessable if exc.status == 422 else Conflict)(detail=str(exc.message))
-            extra = {"code": exc.code, "rule": exc.rule, "params": getattr(exc, "params", None)}
-            extra = {k: v for k, v in extra.items() if v}
-            extra.update(getattr(exc, "extra", {}) or {})
-            api_exc.extra = extra
-            exc = api_exc
-        return super().handle_exception(exc)
 
 
 def _valid(serializer_class, request):
@@ -77,7 +58,7 @@ def _device(request) -> str:
     return label or request.headers.get("X-Device-Label", "")[:100]
 
 
-class HandListView(ServiceErrors, APIView):
+class HandListView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(
@@ -117,7 +98,7 @@ class HandListView(ServiceErrors, APIView):
                         status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
 
 
-class HandDetailView(ServiceErrors, APIView):
+class HandDetailView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(summary="A hand's state (public view while it runs)",
@@ -126,7 +107,7 @@ class HandDetailView(ServiceErrors, APIView):
         return Response(s.hand_data(_hand(pk), request.user))
 
 
-class CurrentHandView(ServiceErrors, APIView):
+class CurrentHandView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(summary="The hand running at a table, else its last hand",
@@ -139,7 +120,7 @@ class CurrentHandView(ServiceErrors, APIView):
         return Response(s.hand_data(hand, request.user))
 
 
-class OptionsView(ServiceErrors, APIView):
+class OptionsView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(summary="What the hand waits for and the legal options of the player to act",
@@ -154,7 +135,7 @@ class OptionsView(ServiceErrors, APIView):
         })
 
 
-class ActionView(ServiceErrors, APIView):
+class ActionView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(
@@ -183,7 +164,7 @@ class ActionView(ServiceErrors, APIView):
         })
 
 
-class EventsView(ServiceErrors, APIView):
+class EventsView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(summary="A hand's event log (hole cards and burns hidden while it runs)",
@@ -201,7 +182,7 @@ class EventsView(ServiceErrors, APIView):
                          "events": s.events_data(hand, rows, request.user)})
 
 
-class DeckView(ServiceErrors, APIView):
+class DeckView(APIView):
     permission_classes = [DeckPrepPermission]
 
     @extend_schema(summary="Deck prep: a hand's seed and deck order (needs dealing.view_deck)",
@@ -213,7 +194,7 @@ class DeckView(ServiceErrors, APIView):
                          "seed": bytes(hand.seed).hex() if hand.seed is not None else None, "deck": deck})
 
 
-class VoidView(ServiceErrors, APIView):
+class VoidView(APIView):
     permission_classes = [FloorPermission]
 
     @extend_schema(summary="Void a hand in progress (misdeal): every chip back as it was",
@@ -224,7 +205,7 @@ class VoidView(ServiceErrors, APIView):
         return Response(s.hand_data(_hand(pk), request.user))
 
 
-class CorrectView(ServiceErrors, APIView):
+class CorrectView(APIView):
     permission_classes = [FloorPermission]
 
     @extend_schema(summary="Take back the last action of a hand in progress (before any further action)",
@@ -243,7 +224,7 @@ class CorrectView(ServiceErrors, APIView):
 # ---------------------------------------------------------------- verification and histories
 
 
-class VerifyHandView(ServiceErrors, APIView):
+class VerifyHandView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(summary="Verify a finished hand: commitment, master seed, every dealt card and award",
@@ -257,7 +238,7 @@ class VerifyHandView(ServiceErrors, APIView):
         return Response(verify_hand(hand).to_dict())
 
 
-class VerifyTournamentView(ServiceErrors, APIView):
+class VerifyTournamentView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(summary="Verify every finished hand of a tournament",
@@ -291,7 +272,7 @@ def _download(body: str, fmt: str, name: str) -> HttpResponse:
     return response
 
 
-class HandHistoryView(ServiceErrors, APIView):
+class HandHistoryView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(summary="Download one hand's history (PHH or text)", parameters=[FORMAT_PARAM],
@@ -305,7 +286,7 @@ class HandHistoryView(ServiceErrors, APIView):
                          f"table{hand.table.number}-hand{hand.number}")
 
 
-class TableHistoryView(ServiceErrors, APIView):
+class TableHistoryView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(summary="Download every finished hand of a table (PHH or text)", parameters=[FORMAT_PARAM],
@@ -319,7 +300,7 @@ class TableHistoryView(ServiceErrors, APIView):
         return _download(histories.histories(hands, fmt), fmt, f"tournament{table.tournament_id}-table{table.number}")
 
 
-class TournamentHistoryView(ServiceErrors, APIView):
+class TournamentHistoryView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(summary="Download every finished hand of a tournament (PHH or text)", parameters=[FORMAT_PARAM],

@@ -21,15 +21,6 @@ INPUT_TYPES = [
 ACTIONS = ["fold", "check", "call", "bet", "raise", "all_in"]
 
 
-class ErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    code = serializers.CharField(required=False)
-    rule = serializers.CharField(required=False)
-    params = serializers.DictField(required=False)
-    seq = serializers.IntegerField(required=False, help_text=_("The hand's last event (stale requests)."))
-    hand = serializers.DictField(required=False, help_text=_("The hand's current state (stale requests)."))
-
-
 class StartHandSerializer(serializers.Serializer):
     table = serializers.IntegerField(min_value=1, help_text=_("The table to deal the next hand at."))
     deal_mode = serializers.ChoiceField(

@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config import live
+from config.api import ServiceError
 from dealing.engine import seed_commitment, shuffled_deck
 from dealing.engine import positions as engine_positions
 from dealing.engine.errors import RuleError as EngineRuleError
@@ -38,17 +39,8 @@ from .seeds import draw_seed
 CONFLICT_CODES = {"not_your_turn", "not_waiting", "hand_over"}
 
 
-class DealingError(Exception):
-    status = 409
-
-    def __init__(self, message, *, code: str, rule: str = "", params: dict | None = None,
-                 extra: dict | None = None):
-        super().__init__(str(message))
-        self.message = message
-        self.code = code
-        self.rule = rule
-        self.params = params or {}
-        self.extra = extra or {}
+class DealingError(ServiceError):
+    """A dealer's request that is not possible now (409) or breaks a rule (422)."""
 
 
 class HandConflict(DealingError):

@@ -4,27 +4,23 @@ Reads are open; writes need tournament staff. Service errors become 409 (state),
 (bad field) with a ``detail`` naming the problem; nothing is changed when a request is refused.
 """
 
-from contextlib import contextmanager
-
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict, Unprocessable
+from config.api import Conflict, error_responses
 from tournaments.models import Entry, Tournament
-from tournaments.services import TournamentError
 
 from . import services
 from .models import Move, Seat, SeatDraw, Table
 from .serializers import (
     BreakOrderSerializer,
-    TablesErrorSerializer,
     LockSerializer,
     ManualMoveSerializer,
     MoveSerializer,
@@ -36,18 +32,17 @@ from .serializers import (
     TableSerializer,
 )
 
-ERRORS = {
-    400: OpenApiResponse(TablesErrorSerializer, description=_("A field is missing or wrong.")),
-    403: OpenApiResponse(TablesErrorSerializer, description=_("Only tournament staff may do this.")),
-    404: OpenApiResponse(TablesErrorSerializer, description=_("No such tournament, table, seat or move.")),
-    409: OpenApiResponse(TablesErrorSerializer, description=_("Not possible in the current seating (taken seat, "
-                                                         "busted player, broken table, move not done).")),
-    422: OpenApiResponse(TablesErrorSerializer, description=_("Against a rule (a ninth seat, R2.7).")),
+DESCRIBED = {
+    400: _("A field is missing or wrong."),
+    403: _("Only tournament staff may do this."),
+    404: _("No such tournament, table, seat or move."),
+    409: _("Not possible in the current seating (taken seat, busted player, broken table, move not done)."),
+    422: _("Against a rule (a ninth seat, R2.7)."),
 }
 
 
 def errors(*codes):
-    return {code: ERRORS[code] for code in codes}
+    return error_responses(DESCRIBED, *codes)
 
 
 class DirectorOrReadOnly(BasePermission):
@@ -57,17 +52,6 @@ class DirectorOrReadOnly(BasePermission):
         if request.method in SAFE_METHODS:
             return True
         return bool(request.user and request.user.is_authenticated and request.user.is_staff)
-
-
-@contextmanager
-def service_errors():
-    """Turn a service's TournamentError into the API's 409/422 with its code, field and rule."""
-    try:
-        yield
-    except TournamentError as error:
-        exc = Unprocessable(str(error.message)) if error.status == 422 else Conflict(str(error.message))
-        exc.extra = {k: v for k, v in {"code": error.code, "field": error.field, "rule": error.rule}.items() if v}
-        raise exc from None
 
 
 def _tables(tournament):
@@ -105,8 +89,7 @@ class DrawView(TablesView):
                    summary="Draw the seats of every active entry at random (R8.1)")
     def post(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
-        with service_errors():
-            draw = services.draw_seats(tournament, actor=request.user)
+        draw = services.draw_seats(tournament, actor=request.user)
         return Response(SeatDrawSerializer(draw).data, status=status.HTTP_201_CREATED)
 
 
@@ -128,8 +111,7 @@ class SeatEntryView(TablesView):
         entry = Entry.objects.filter(tournament=tournament, pk=body.validated_data["entry"]).first()
         if entry is None:
             raise ValidationError({"entry": _("No entry %(id)s in this tournament.") % {"id": body.validated_data["entry"]}})
-        with service_errors():
-            seat = services.seat_entry(entry, actor=request.user)
+        seat = services.seat_entry(entry, actor=request.user)
         if seat is None:
             raise Conflict(_("The seats are not drawn yet: the draw will seat this entry."))
         return Response(SeatSerializer(seat).data, status=status.HTTP_201_CREATED)
@@ -190,8 +172,7 @@ class ApplyMovesView(TablesView):
                    summary="Balance now: make the moves balancing decides (idempotent)")
     def post(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
-        with service_errors():
-            moves = services.balance(tournament, actor=request.user)
+        moves = services.balance(tournament, actor=request.user)
         return Response(MoveSerializer(moves, many=True).data)
 
 
@@ -209,8 +190,7 @@ class ManualMoveView(TablesView):
         table = Table.objects.filter(tournament=tournament, number=data["table"]).first()
         if table is None:
             raise ValidationError({"table": _("No table %(number)s in this tournament.") % {"number": data["table"]}})
-        with service_errors():
-            move = services.move_entry(entry, table, data["seat"], reason=data["reason"], actor=request.user)
+        move = services.move_entry(entry, table, data["seat"], reason=data["reason"], actor=request.user)
         return Response(MoveSerializer(move).data, status=status.HTTP_201_CREATED)
 
 
@@ -219,8 +199,7 @@ class AcknowledgeMoveView(TablesView):
                    summary="The dealer saw the move (acknowledging twice changes nothing)")
     def post(self, request, move_id):
         move = get_object_or_404(Move, pk=move_id)
-        with service_errors():
-            move = services.acknowledge_move(move, actor=request.user)
+        move = services.acknowledge_move(move, actor=request.user)
         return Response(MoveSerializer(_moves(move.tournament).get(pk=move.pk)).data)
 
 
@@ -235,15 +214,13 @@ class SeatLockView(TablesView):
         seat = self._seat(table_id, number)
         body = LockSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        with service_errors():
-            seat = services.lock_seat(seat, reason=body.validated_data["reason"], actor=request.user)
+        seat = services.lock_seat(seat, reason=body.validated_data["reason"], actor=request.user)
         return Response(SeatSerializer(seat).data)
 
     @extend_schema(request=None, responses={200: SeatSerializer, **errors(403, 404)}, summary="Unlock a seat")
     def delete(self, request, table_id, number):
         seat = self._seat(table_id, number)
-        with service_errors():
-            seat = services.unlock_seat(seat, actor=request.user)
+        seat = services.unlock_seat(seat, actor=request.user)
         return Response(SeatSerializer(seat).data)
 
 
@@ -261,8 +238,7 @@ class BreakOrderView(TablesView):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         body = BreakOrderSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        with service_errors():
-            tables = services.set_break_order(tournament, body.validated_data["order"], actor=request.user)
+        tables = services.set_break_order(tournament, body.validated_data["order"], actor=request.user)
         return Response({"order": [t.number for t in tables]})
 
 
@@ -279,6 +255,5 @@ class SeatingPlanView(TablesView):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         body = SeatingPlanSerializer(services.seating_plan(tournament), data=request.data, partial=True)
         body.is_valid(raise_exception=True)
-        with service_errors():
-            plan = services.update_plan(tournament, actor=request.user, **body.validated_data)
+        plan = services.update_plan(tournament, actor=request.user, **body.validated_data)
         return Response(SeatingPlanSerializer(plan).data)

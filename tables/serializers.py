@@ -108,11 +108,3 @@ class BreakOrderSerializer(serializers.Serializer):
         child=serializers.IntegerField(min_value=1), allow_empty=False,
         help_text=_("Every active table number, the first to break first (R8.4)."),
     )
-
-
-class TablesErrorSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    code = serializers.CharField(required=False)
-    field = serializers.CharField(required=False)
-    rule = serializers.CharField(required=False)
-

@@ -7,13 +7,13 @@ Errors: 400 names the field (DRF validation), 409 a wrong state, 422 a broken ru
 
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict, Unprocessable
+from config.api import Unprocessable, error_responses
 
 from . import icm, services
 from . import serializers as s
@@ -31,33 +31,21 @@ class IsStaffOrReadOnly(permissions.BasePermission):
         return bool(request.user and request.user.is_authenticated and request.user.is_staff)
 
 
+DESCRIBED = {
+    400: _("Bad input: the message names the field and the problem. Nothing changed."),
+    403: _("Not allowed: writes need a staff user."),
+    404: _("No such object."),
+    409: _("Not possible in the current state (e.g. a clock operation in the wrong state). Nothing changed."),
+    422: _("Against a rule (the rule number is in ``rule``). Nothing changed."),
+}
+
+
 def errors(*codes: int, ok=None, ok_code: int = 200) -> dict:
     """The responses of an operation, with the error responses it can give documented."""
-    described = {
-        400: _("Bad input: the message names the field and the problem. Nothing changed."),
-        403: _("Not allowed: writes need a staff user."),
-        404: _("No such object."),
-        409: _("Not possible in the current state (e.g. a clock operation in the wrong state). Nothing changed."),
-        422: _("Against a rule (the rule number is in ``rule``). Nothing changed."),
-    }
-    responses = {ok_code: ok} if ok is not None or ok_code == 204 else {}
-    for code in codes:
-        responses[code] = OpenApiResponse(s.TournamentErrorSerializer, description=str(described[code]))
-    return responses
+    return error_responses(DESCRIBED, *codes, ok=ok, ok_code=ok_code)
 
 
 WRITE_ERRORS = (400, 403, 404, 409, 422)
-
-
-class ServiceErrors:
-    """Turn a service's TournamentError into the API's 409/422 with its code, field and rule."""
-
-    def handle_exception(self, exc):
-        if isinstance(exc, services.TournamentError):
-            api_exc = (Unprocessable if exc.status == 422 else Conflict)(detail=str(exc.message))
-            api_exc.extra = {k: v for k, v in {"code": exc.code, "field": exc.field, "rule": exc.rule}.items() if v}
-            exc = api_exc
-        return super().handle_exception(exc)
 
 
 def _valid(serializer_class, request, **kwargs):
@@ -73,7 +61,7 @@ def _valid(serializer_class, request, **kwargs):
     list=extend_schema(summary="Blind structures (templates and tournament copies)"),
     retrieve=extend_schema(responses=errors(404, ok=s.StructureSerializer)),
 )
-class StructureViewSet(ServiceErrors, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class StructureViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = BlindStructure.objects.prefetch_related("levels").order_by("-is_template", "name", "id")
     serializer_class = s.StructureSerializer
     permission_classes = [IsStaffOrReadOnly]
@@ -118,7 +106,7 @@ class StructureViewSet(ServiceErrors, mixins.ListModelMixin, mixins.RetrieveMode
                                  summary="Edit a level (not of a template; not a level already played)"),
     destroy=extend_schema(responses=errors(403, 404, 409, ok=None, ok_code=204)),
 )
-class LevelViewSet(ServiceErrors, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class LevelViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = Level.objects.select_related("structure")
     serializer_class = s.LevelSerializer
     permission_classes = [IsStaffOrReadOnly]
@@ -145,7 +133,7 @@ class LevelViewSet(ServiceErrors, mixins.RetrieveModelMixin, viewsets.GenericVie
     list=extend_schema(summary="Tournaments"),
     retrieve=extend_schema(responses=errors(404, ok=s.TournamentSerializer)),
 )
-class TournamentViewSet(ServiceErrors, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = Tournament.objects.select_related("structure").order_by("-created_at", "-id")
     serializer_class = s.TournamentSerializer
     permission_classes = [IsStaffOrReadOnly]
@@ -340,7 +328,7 @@ class TournamentViewSet(ServiceErrors, mixins.ListModelMixin, mixins.RetrieveMod
 # ---------------------------------------------------------------- players and entries
 
 
-class PlayerViewSet(ServiceErrors, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                     mixins.UpdateModelMixin, viewsets.GenericViewSet):
     queryset = Player.objects.order_by("name", "id")
     serializer_class = s.PlayerSerializer
@@ -356,7 +344,7 @@ class PlayerViewSet(ServiceErrors, mixins.ListModelMixin, mixins.RetrieveModelMi
         return super().partial_update(request, *args, **kwargs)
 
 
-class EntryViewSet(ServiceErrors, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = Entry.objects.select_related("player", "tournament")
     serializer_class = s.EntrySerializer
     permission_classes = [IsStaffOrReadOnly]

@@ -13,16 +13,6 @@ from .models import AuditEntry, Betting, BlindStructure, Entry, Level, Player, T
 MAX_CHIPS = services.MAX_CHIPS
 
 
-class TournamentErrorSerializer(serializers.Serializer):
-    """Every 4xx: ``detail`` names the field and the problem."""
-
-    detail = serializers.CharField()
-    code = serializers.CharField(required=False, help_text=_("A stable code for the problem (409/422)."))
-    field = serializers.CharField(required=False, help_text=_("The field concerned, when there is one."))
-    rule = serializers.CharField(required=False, help_text=_("The rule broken, e.g. R8.8."))
-    errors = serializers.DictField(required=False, help_text=_("Per-field messages (400)."))
-
-
 class LevelSerializer(serializers.ModelSerializer):
     number = serializers.SerializerMethodField(help_text=_("The level number players use; null for a break."))
     order = serializers.IntegerField(required=False, min_value=0, help_text=_("Position, 0-based; default: the end."))

@@ -19,6 +19,7 @@ from django.db.models import F, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.api import ServiceError
 from config.live import tournament_changed
 from dealing.engine import seed_commitment
 
@@ -32,18 +33,8 @@ MAX_STACK = 10**9
 Status = Tournament.Status
 
 
-class TournamentError(Exception):
+class TournamentError(ServiceError):
     """A request that is well formed but not possible now (409) or against a rule (422)."""
-
-    status = 409
-
-    def __init__(self, message, *, code: str, field: str | None = None, rule: str = "", params=None):
-        super().__init__(str(message))
-        self.message = message
-        self.code = code
-        self.field = field
-        self.rule = rule
-        self.params = params or {}
 
 
 class StateError(TournamentError):
