@@ -394,11 +394,24 @@ class Hand:
         return bool(self._showdown and self._showdown.must_show)
 
     def options(self) -> Options | None:
-        """The legal options of the player to act (None when nobody is to act)."""
-        if self.phase != ACTION or self._to_act is None:
+        """The legal options of the player to act (None when nobody is to act). Worked out once per
+        turn: every change of state comes with an event, which forgets them."""
+        player = self._to_act
+        if player is None or self.phase != ACTION:
             return None
-        if self._options is None:
-            self._options = self._options_for(self._to_act)
+        if self._options is not None:
+            return self._options
+        betting = self._round
+        opponents = False
+        for p in self.players:
+            if not (p.folded or p.all_in or p is player):
+                opponents = True
+                break
+        pot = self._middle
+        if betting.preflop and self.config.betting == POT_LIMIT:
+            pot += self._missing_blinds()
+        self._options = betting.options(player.seat, player.bet, player.stack, player.acted, player.acted_level,
+                                        player.acted_full, opponents, pot)
         return self._options
 
     def pots(self) -> list[Pot]:
@@ -467,9 +480,7 @@ class Hand:
             rule = "R4.3" if self.street == 0 else "R4.4"
             raise RuleError("not_your_turn", f"it is seat {player.seat}'s turn to act, not seat {seat!r}", rule,
                             {"seat": seat, "to_act": player.seat})
-        options = self._options
-        if options is None:
-            options = self._options = self._options_for(player)
+        options = self.options()
         betting = self._round
         all_in_to = player.bet + player.stack
         if action == "all_in":
@@ -883,19 +894,6 @@ class Hand:
         }
         self.phase = COMPLETE
         self._to_act = None
-
-    def _options_for(self, player: _Player) -> Options:
-        betting = self._round
-        opponents = False
-        for p in self.players:
-            if not (p.folded or p.all_in or p is player):
-                opponents = True
-                break
-        pot = self._middle
-        if betting.preflop and self.config.betting == POT_LIMIT:
-            pot += self._missing_blinds()
-        return betting.options(player.seat, player.bet, player.stack, player.acted, player.acted_level,
-                               player.acted_full, opponents, pot)
 
     def _missing_blinds(self) -> int:
         """R5.2: pre-flop the pot counts as if both blinds were posted in full, even short or dead."""
