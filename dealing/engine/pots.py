@@ -19,11 +19,14 @@ class Pot:
 
 
 def build_pots(contributions: Sequence[tuple[int, int, bool]], dead: int = 0) -> list[Pot]:
-    """``contributions`` are (seat, chips put in, still in the hand) in clockwise order."""
-    levels = sorted({amount for _, amount, _ in contributions if amount > 0})
+    """``contributions`` are (seat, chips put in, still in the hand) in clockwise order.
+
+    A pot ends at each amount that a player still in put in: the players who reached it can win it.
+    Folded players' chips fill the pots their amount reaches, and chips above every amount of a
+    player still in (only folded players reached them) join the last pot."""
+    levels = sorted({put_in for _, put_in, live in contributions if live and put_in > 0})
     pots: list[list] = []
     previous = 0
-    carry = 0  # chips of a level only folded players reached, before any pot exists
     for level in levels:
         amount = 0
         eligible = []
@@ -32,20 +35,17 @@ def build_pots(contributions: Sequence[tuple[int, int, bool]], dead: int = 0) ->
                 amount += (put_in if put_in < level else level) - previous
                 if live and put_in >= level:
                     eligible.append(seat)
+        pots.append([amount, eligible])
         previous = level
-        if pots and (pots[-1][1] == eligible or not eligible):
-            # Same players (or only folded players reached this level): one pot.
-            pots[-1][0] += amount
-        elif not eligible:
-            carry += amount
-        else:
-            pots.append([amount + carry, eligible])
-            carry = 0
-    if dead or carry:
-        if pots:
-            pots[0][0] += dead + carry
-        else:
-            pots.append([dead + carry, [seat for seat, _, live in contributions if live]])
+    above = 0
+    for _, put_in, _ in contributions:
+        if put_in > previous:
+            above += put_in - previous
+    if pots:
+        pots[-1][0] += above
+        pots[0][0] += dead
+    elif dead or above:
+        pots.append([dead + above, [seat for seat, _, live in contributions if live]])
     return [Pot(amount, tuple(eligible)) for amount, eligible in pots]
 
 

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from dealing.engine import ConfigError, HandConfig, shuffle
+from dealing.engine.pots import Pot, build_pots
 from dealing.engine.shuffle import _blocks, _shuffle, _stream, shuffled_deck
 
 
@@ -63,3 +64,41 @@ def test_seat_tuples_and_dicts_give_the_same_config():
                               {"seat": 2, "player": "b", "stack": 8}])
     assert as_dicts == _config(seats=[(3, "c", 7), (1, "a", 9), [2, "b", 8]])
     assert [s.seat for s in as_dicts.seats] == [1, 2, 3]
+
+
+def pots_level_by_level(contributions, dead=0):
+    """R6.1 the long way: a pot for every distinct amount put in, merging neighbours with the same
+    players; chips only folded players reached go to the pot below (or the first one made)."""
+    levels = sorted({amount for _, amount, _ in contributions if amount > 0})
+    pots, previous, carry = [], 0, 0
+    for level in levels:
+        amount = sum(min(put_in, level) - previous for _, put_in, _ in contributions if put_in > previous)
+        eligible = [seat for seat, put_in, live in contributions if live and put_in >= level]
+        previous = level
+        if pots and (pots[-1][1] == eligible or not eligible):
+            pots[-1][0] += amount
+        elif not eligible:
+            carry += amount
+        else:
+            pots.append([amount + carry, eligible])
+            carry = 0
+    if dead or carry:
+        if pots:
+            pots[0][0] += dead + carry
+        else:
+            pots.append([dead + carry, [seat for seat, _, live in contributions if live]])
+    return [Pot(amount, tuple(eligible)) for amount, eligible in pots]
+
+
+def test_pots_match_the_level_by_level_construction_R6_1():
+    rng = random.Random(13)
+    for _ in range(5000):
+        players = rng.randint(2, 8)
+        contributions = [(seat, rng.choice([0, 5, 10, 20, rng.randint(0, 300)]), rng.random() < 0.6)
+                         for seat in range(1, players + 1)]
+        if not any(live for _, _, live in contributions):
+            contributions[0] = (1, contributions[0][1], True)
+        dead = rng.choice([0, 0, 7])
+        pots = build_pots(contributions, dead)
+        assert pots == pots_level_by_level(contributions, dead)
+        assert sum(pot.amount for pot in pots) == sum(amount for _, amount, _ in contributions) + dead
