@@ -480,7 +480,7 @@ class Hand:
             rule = "R4.3" if self.street == 0 else "R4.4"
             raise RuleError("not_your_turn", f"it is seat {player.seat}'s turn to act, not seat {seat!r}", rule,
                             {"seat": seat, "to_act": player.seat})
-        options = self.options()
+        options = self._options or self.options()
         betting = self._round
         all_in_to = player.bet + player.stack
         if action == "all_in":
