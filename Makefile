@@ -24,7 +24,7 @@ run: setup
 
 test: setup browser
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest
+	$(PY) -m pytest -n 2
 
 test-fast: setup
 	$(PY) -m pytest -m "not browser"

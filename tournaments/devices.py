@@ -287,7 +287,8 @@ def redeem_pairing_code(code: str, *, label: str = "") -> tuple[Device, str]:
         raise PairingError("bad_code", _("A pairing code has 8 letters and digits."))
     with transaction.atomic():
         pairing = (
-            PairingCode.objects.select_for_update()
+            # Lock only the code's row: PostgreSQL refuses FOR UPDATE on the nullable side of a join.
+            PairingCode.objects.select_for_update(of=("self",))
             .select_related("tournament", "table")
             .filter(code_hash=_digest(normalized))
             .first()
