@@ -682,7 +682,7 @@ class Hand:
             p.acted_full = 0
         self._aggressor = None
         # R4.3: pre-flop the player left of the big blind starts; R4.4: later, the first left of the button.
-        self._cursor = self._index_after(config.big_blind_seat if preflop else config.button_seat)
+        self._cursor = self._index_after(config.big_blind_seat) if preflop else self._from_button[0].index
         self.phase = ACTION
 
     def _able(self) -> int:

@@ -224,6 +224,8 @@ def main() -> None:
     seconds = sum(total[1] for total in ours.values())
     print(f"{'all six games':<34} {hands:>7,} {hands / seconds:>10,.0f}"
           + (f" {'':>10} {len(theirs) / sum(1 / rate for rate in theirs.values()):>10,.0f}" if theirs else ""))
+    rate = hands / seconds
+    print(f"goal >= 2,000 hands/s: {'met' if rate >= 2000 else 'NOT MET'} ({rate / 2000:.2f} x the goal)")
     print(f"rounds: {', '.join(format(rate, ',.0f') for rate in round_rates)} hands/s "
           f"(median {statistics.median(round_rates):,.0f}); {1e6 * seconds / hands:,.0f} us of CPU per hand")
     print(f"(the evaluator met {rows_built:,} board rank patterns for the first time and built their rows, of "
