@@ -724,6 +724,20 @@ def _seat_if_drawn(entry: Entry) -> None:
         seat_entry(entry)
 
 
+def _not_in_a_hand(entry: Entry) -> None:
+    """Chips change only between hands: the dealing service writes each stack back when the hand
+    ends, so a rebuy, add-on or recount made while the player's table is mid-hand would be lost."""
+    from tables.models import Seat
+
+    seat = Seat.objects.select_related("table").filter(entry=entry, table__hand_in_progress=True).first()
+    if seat is not None:
+        raise StateError(
+            _("%(entry)s is in a hand at table %(table)s: change the chips when that hand is over.")
+            % {"entry": entry, "table": seat.table.number},
+            code="in_a_hand",
+        )
+
+
 def _queue_balance(tournament: Tournament) -> None:
     """After a bust the tables are rebalanced (R8.3); the task is idempotent, so queueing twice is harmless."""
     try:
@@ -769,6 +783,7 @@ def rebuy(entry: Entry, *, actor=None, now=None) -> Entry:
     """Add the rebuy stack to an entry at or below the starting stack, during late registration."""
     tournament = _locked(entry.tournament)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    _not_in_a_hand(entry)
     if tournament.rebuys_allowed == 0:
         raise RuleError(_("This tournament has no rebuys."), code="no_rebuys")
     if entry.status != Entry.Status.ACTIVE:
@@ -793,6 +808,7 @@ def rebuy(entry: Entry, *, actor=None, now=None) -> Entry:
 def addon(entry: Entry, *, actor=None, now=None) -> Entry:
     tournament = _locked(entry.tournament)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    _not_in_a_hand(entry)
     if not tournament.addon_allowed:
         raise RuleError(_("This tournament has no add-on."), code="no_addon")
     if entry.status != Entry.Status.ACTIVE:
@@ -818,6 +834,7 @@ def set_chips(entry: Entry, chips: int, *, reason: str, actor=None) -> Entry:
     if not reason.strip():
         raise ValidationError({"reason": _("Say why the count changes.")})
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    _not_in_a_hand(entry)
     if entry.status != Entry.Status.ACTIVE:
         raise StateError(_("The entry is busted: undo the bust first."), code="busted")
     if entry.tournament.status == Status.FINISHED:
