@@ -386,3 +386,60 @@ def test_short_all_ins_adding_up_to_a_full_raise_reopen_the_betting_R5_4():
     assert options.seat == 4 and options.call == 115
     # Facing 115 more, at least the last full raise (90): seat 4 may raise, by at least 90.
     assert options.raise_kind == "raise" and options.min_to == 305
+
+
+def test_fixed_limit_cap_after_the_flop_is_bet_raise_re_raise_cap_R5_1():
+    # Pre-flop the big blind is the first bet; on later streets the four are all voluntary.
+    hand = start((500,) * 4, sb=1, bb=2, betting="fixed_limit")
+    call_or_check(hand, 4)
+    flop(hand)
+    for seat, kind, to in [(2, "bet", 2), (3, "raise", 4), (4, "raise", 6), (1, "raise", 8)]:
+        options = hand.options()
+        assert (options.seat, options.raise_kind, options.min_to) == (seat, kind, to)
+        hand.act(seat, kind, to)
+    options = hand.options()
+    assert (options.seat, options.call, options.raise_blocked) == (2, 6, "capped")
+    error = unchanged(hand, None, 2, "raise", 10)
+    assert (error.code, error.rule) == ("betting_capped", "R5.1")
+
+
+def test_fixed_limit_half_bet_all_in_counts_towards_the_cap_R5_1():
+    hand = start((500, 500, 500, 5), sb=1, bb=2, betting="fixed_limit", button=4)  # seat 3 is under the gun
+    hand.act(3, "raise", 4)  # 2 bets
+    hand.act(4, "all_in")  # to 5: 1 more, half of a bet of 2: a raise, the 3rd bet
+    assert hand.events[-1]["to"] == 5
+    hand.act(1, "raise", 7)  # 4th bet: capped
+    options = hand.options()
+    assert options.seat == 2 and options.raise_blocked == "capped"
+
+
+@pytest.mark.parametrize("short_stack, to, reopened", [(25, 15, True), (24, 14, False)])
+def test_fixed_limit_all_in_of_exactly_half_a_bet_reopens_and_less_does_not_R5_1(short_stack, to, reopened):
+    hand = _fixed_limit_flop(short_stack)  # seat 2 bets 10 on the flop
+    hand.act(3, "all_in")  # 5 more is exactly half a bet; 4 more is less
+    assert hand.events[-1]["to"] == to
+    assert hand.options().min_to == (to + 10 if reopened else 20)
+    hand.act(1, "call")
+    options = hand.options()
+    assert options.seat == 2
+    if reopened:
+        assert (options.raise_kind, options.min_to) == ("raise", 25)
+    else:
+        assert options.raise_kind is None and options.raise_blocked == "not_reopened"
+
+
+def test_short_big_blind_in_fixed_limit_keeps_the_full_bet_to_call_and_raise_R5_6():
+    hand = start((1000, 1000, 6, 1000), sb=5, bb=10, betting="fixed_limit")  # big blind (seat 3) posts 6
+    assert [(e["seat"], e["amount"], e["all_in"]) for e in hand.events if e["type"] == "post"] == [
+        (2, 5, False), (3, 6, True)]
+    options = hand.options()
+    assert (options.seat, options.call, options.min_to, options.max_to) == (4, 10, 20, 20)
+
+
+def test_negative_and_non_integer_bet_amounts_are_refused_and_change_nothing():
+    hand = start((500,) * 3)
+    for args, code in [((1, "raise", -20), "below_minimum"), ((1, "raise", 25.0), "bad_amount"),
+                       ((1, "raise", False), "bad_amount"), ((1, "raise", "40"), "bad_amount"),
+                       ((1, "call", -10), "bad_call"), ((1, "call", 10.0), "bad_call"),
+                       ((1, "fold", 0), "unexpected_amount")]:
+        assert unchanged(hand, None, *args).code == code, args

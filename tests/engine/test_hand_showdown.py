@@ -2,9 +2,9 @@
 
 import pytest
 
-from dealing.engine import RuleError
+from dealing.engine import Hand, RuleError
 
-from .handkit import awards, call_or_check, check_down, final_stacks, show_all, start
+from .handkit import awards, call_or_check, check_down, config, final_stacks, show_all, start
 
 BOARD = [["Qc", "7h"], ["4s"], ["2d"]]  # with the first flop card Kd: Kd Qc 7h 4s 2d
 
@@ -236,3 +236,88 @@ def test_chips_are_conserved_after_every_action_R6_7():
                                                          ["Kh", "Ks", "Th", "9s", "8d"],
                                                          ["Qh", "Qs", "Jc", "Tc", "9d"]))}, BOARD)
     assert hand.done and sum(final_stacks(hand).values()) == total
+
+
+def _to_river(hand, turn_actions):
+    """Call the hand to the turn, play ``turn_actions`` there, and enter the river."""
+    call_or_check(hand, len(hand.config.seats))
+    hand.enter_board(["Qc", "7h"])
+    call_or_check(hand, len(hand.config.seats))
+    hand.enter_board(["4s"])
+    for seat, action, amount in turn_actions:
+        hand.act(seat, action, amount)
+    hand.enter_board(["2d"])
+
+
+def test_showdown_order_the_river_aggressor_then_clockwise_R6_2():
+    hand = start((1000,) * 4, sb=5, bb=10)  # button 1: left of it are seats 2, 3, 4, 1
+    _to_river(hand, [(2, "check", None), (3, "check", None), (4, "check", None), (1, "check", None)])
+    hand.act(2, "check")
+    hand.act(3, "bet", 20)
+    hand.act(4, "raise", 40)  # the last to bet or raise
+    hand.act(1, "call")
+    hand.act(2, "call")
+    hand.act(3, "call")
+    assert show_all(hand, TIED) == [4, 1, 2, 3]
+
+
+def test_a_bet_on_an_earlier_street_does_not_decide_the_showdown_order_R6_2():
+    hand = start((1000,) * 4, sb=5, bb=10)
+    _to_river(hand, [(2, "check", None), (3, "check", None), (4, "bet", 20), (1, "call", None),
+                     (2, "call", None), (3, "call", None)])
+    call_or_check(hand, 4)  # the river is checked: no bet in the last round
+    assert show_all(hand, TIED) == [2, 3, 4, 1]  # first left of the button, then clockwise
+
+
+def test_no_muck_at_the_river_when_a_player_is_all_in_R6_2():
+    hand = start((1000, 1000, 100), sb=5, bb=10)
+    hand.act(1, "raise", 100)
+    hand.act(2, "call")
+    hand.act(3, "call")  # seat 3 is all-in; seats 1 and 2 bet on into a side pot
+    hand.enter_board(["Qc", "7h"])
+    hand.act(2, "bet", 50)
+    hand.act(1, "call")
+    hand.enter_board(["4s"])
+    call_or_check(hand, 2)
+    hand.enter_board(["2d"])
+    call_or_check(hand, 2)
+    assert hand.must_show and hand.to_show == 2
+    with pytest.raises(RuleError) as error:
+        hand.muck(2)
+    assert (error.value.code, error.value.rule) == ("must_show", "R6.2")
+    assert show_all(hand, TIED) == [2, 3, 1]
+
+
+def test_all_in_on_the_flop_every_hand_is_turned_up_before_the_turn_and_river_R6_2_R4_6():
+    hand = Hand.start(config((1000, 300, 1000), mode="seeded"), seed=bytes(32))
+    call_or_check(hand, 3)
+    hand.act(2, "bet", 290)  # all-in
+    hand.act(3, "call")
+    hand.act(1, "fold")
+    kinds = [e["type"] for e in hand.events]
+    last_action = max(i for i, kind in enumerate(kinds) if kind == "action")
+    tail = [(e["type"], e.get("seat"), e.get("street")) for e in hand.events[last_action + 1:]]
+    assert tail[:4] == [("show", 2, None), ("show", 3, None), ("board", None, "turn"), ("board", None, "river")]
+    assert hand.done
+
+
+def test_odd_chip_goes_left_of_the_button_round_the_table_R6_5():
+    hand = start((1000,) * 4, button=3, sb=5, bb=10)  # left of the button: seats 4, 1, 2, 3
+    check_down(hand, BOARD)
+    show_all(hand, TIED)
+    # Seats 1, 3 and 4 tie for 40: seat 4 is the first of them left of the button, not seat 1.
+    assert awards(hand) == [(0, 4, 14, "pot"), (0, 1, 13, "pot"), (0, 3, 13, "pot")]
+
+
+def test_hilo_odd_unit_to_the_high_then_the_low_tie_odd_unit_left_of_the_button_R6_5():
+    hand = start((1000, 1000, 1000), game="courchevel_hilo", sb=5, bb=10, smallest_chip=5, ante=5,
+                 ante_kind="big_blind")  # button 1: left of it are seats 2, 3, 1
+    call_or_check(hand, 3)  # pot 35: seven chips of 5
+    check_down(hand, BOARD)
+    show_all(hand, {
+        1: ["Ad", "3d", "Js", "Tc", "8d"],  # low 7-4-3-2-A
+        2: ["Kh", "Ks", "Th", "9s", "9d"],  # three kings, no low
+        3: ["As", "3c", "Jh", "Jd", "9c"],  # low 7-4-3-2-A too
+    })
+    # High 20 (the odd chip of 5), low 15 shared by seats 3 and 1: 10 to seat 3, first left of the button.
+    assert awards(hand) == [(0, 2, 20, "high"), (0, 3, 10, "low"), (0, 1, 5, "low")]
