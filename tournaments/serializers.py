@@ -11,12 +11,13 @@ from .icm import MAX_PLAYERS
 from .models import AuditEntry, Betting, BlindStructure, Entry, Level, Player, Tournament
 
 MAX_CHIPS = services.MAX_CHIPS
+MAX_ID = 2**63 - 1  # the largest id a database row can have
 
 
 class LevelSerializer(serializers.ModelSerializer):
     number = serializers.SerializerMethodField(help_text=_("The level number players use; null for a break."))
     order = serializers.IntegerField(required=False, min_value=0, help_text=_("Position, 0-based; default: the end."))
-    color_up = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False)
+    color_up = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_CHIPS), required=False)
 
     class Meta:
         model = Level
@@ -252,7 +253,7 @@ class UndoBustSerializer(serializers.Serializer):
 
 
 class BustItemSerializer(serializers.Serializer):
-    entry = serializers.IntegerField(min_value=1)
+    entry = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     chips_at_start = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS,
                                               help_text=_("The entry's chips at the start of the hand."))
 

@@ -937,10 +937,17 @@ def undo_bust(entry: Entry, *, reason: str, chips: int | None = None, actor=None
         raise StateError(_("%(entry)s is not busted.") % {"entry": entry}, code="not_busted")
     if tournament.status == Status.FINISHED:
         raise StateError(_("The tournament is finished; its results stand."), code="finished")
+    if tournament.entries.filter(player_id=entry.player_id, status=Entry.Status.ACTIVE).exists():
+        raise StateError(
+            _("%(player)s has re-entered and already has chips in this tournament.") % {"player": entry.player},
+            code="already_active", field="player",
+        )
     if chips is None:
         chips = entry.chips_at_start_of_bust_hand or 0
     if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips <= MAX_CHIPS:
         raise ValidationError({"chips": _("Give the chips the player has, a whole number above 0.")})
+    if entry.place is not None:
+        _close_place_gap(tournament, entry)
     before = {"place": entry.place, "shared_to": entry.place_shared_to, "hand": entry.bust_hand_label}
     entry.status = Entry.Status.ACTIVE
     entry.chips = chips
@@ -954,6 +961,20 @@ def undo_bust(entry: Entry, *, reason: str, chips: int | None = None, actor=None
     recompute_prizes(tournament)
     tournament_changed(tournament.pk, "entries")
     return entry
+
+
+def _close_place_gap(tournament: Tournament, undone: Entry) -> None:
+    """The undone entry is back in, so everyone placed above it busted with one more player left than
+    counted: each drops one place; its own shared group loses one member (R8.8, R8.6)."""
+    above = list(tournament.entries.select_for_update().filter(place__isnull=False, place__lte=undone.place)
+                 .exclude(pk=undone.pk))
+    for entry in above:
+        if entry.place_shared_to is not None and entry.place < undone.place:
+            entry.place_shared_to += 1
+        entry.place += 1
+        if entry.place_shared_to is not None and entry.place_shared_to <= entry.place:
+            entry.place_shared_to = None
+    Entry.objects.bulk_update(above, ["place", "place_shared_to"])
 
 
 # ---------------------------------------------------------------- prizes

@@ -214,6 +214,8 @@ def test_bust_of_a_player_with_chips_or_bad_input_changes_nothing(api, running):
     refused(api.post(url, {"busts": [{"entry": emptied.pk, "chips_at_start": -1}]}, format="json"), 400,
             "chips_at_start")
     refused(api.post(url, {"busts": [{"entry": 99999, "chips_at_start": 5}]}, format="json"), 400, "99999")
+    refused(api.post(url, {"busts": [{"entry": 10**30, "chips_at_start": 5}]}, format="json"), 400, "busts.entry")
+    refused(api.post(url, {"busts": [{"entry": "Ann", "chips_at_start": 5}]}, format="json"), 400, "busts.entry")
     assert state(tournament, emptied, stacked) == before
 
 
@@ -258,6 +260,19 @@ def test_undo_bust_bad_input_changes_nothing(api, running):
     refused(api.post(f"/api/entries/{out.pk}/undo-bust/", {"reason": "x", "chips": 0}, format="json"), 400, "chips")
     refused(api.post(f"/api/entries/{still_in.pk}/undo-bust/", {"reason": "x"}, format="json"), 409, "not busted")
     assert state(tournament, out) == before
+
+
+def test_undo_bust_after_a_re_entry_is_refused_and_changes_nothing(api, running):
+    tournament = running(4, max_reentries=1, late_registration_until_level=2)
+    out = zero(entries_of(tournament)[0])
+    services.bust_entries(tournament, [(out, 7000)])
+    again = api.post(f"/api/entries/{out.pk}/reenter/")
+    assert again.status_code == 201, again.content
+    before = state(tournament, out, Entry.objects.get(pk=again.json()["id"]))
+    body = refused(api.post(f"/api/entries/{out.pk}/undo-bust/", {"reason": "misread"}, format="json"), 409,
+                   "re-entered")
+    assert body["code"] == "already_active"
+    assert state(tournament, out, Entry.objects.get(pk=again.json()["id"])) == before
 
 
 # ---------------------------------------------------------------- prizes and ICM
@@ -334,6 +349,8 @@ def test_structure_and_level_bad_input_change_nothing(api, template):
                                                                 "small_blind": 100}, format="json"), 409, "copy")
     refused(api.post(f"/api/structures/{copy.pk}/levels/", {"duration_minutes": 0, "big_blind": 200},
                      format="json"), 400, "duration_minutes")
+    refused(api.post(f"/api/structures/{copy.pk}/levels/", {"duration_minutes": 10, "is_break": True,
+                                                            "color_up": [10**30]}, format="json"), 400, "color_up")
     assert state(template, copy, level) == before
 
 

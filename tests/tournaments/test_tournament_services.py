@@ -209,6 +209,59 @@ def test_undo_bust_needs_a_reason_restores_the_entry_and_keeps_the_record(runnin
     assert log.last().data["place"] == 5
 
 
+def _places(tournament):
+    return sorted(tournament.entries.filter(place__isnull=False).values_list("pk", "place", "place_shared_to"),
+                  key=lambda row: row[1])
+
+
+def test_undo_bust_moves_the_later_busts_down_a_place_so_no_place_is_used_twice_R8_8(running):
+    """20 entries, 3 paid. A busts 20th, then B and C bust on one hand with equal chips (18th-19th), then
+    D 17th. A's bust is undone: everyone who went out after A was out with one more player left, so B
+    and C share 19th-20th and D is 18th. When A busts again they take 17th, and in the end every place
+    is used once and the prizes add up to the pool."""
+    tournament = running(20)
+    entries = entries_of(tournament)
+    a, b, c, d = entries[:4]
+    services.bust_entries(tournament, [(zero(a), 500)])
+    services.bust_entries(tournament, [(zero(b), 800), (zero(c), 800)])
+    services.bust_entries(tournament, [(zero(d), 900)])
+    assert _places(tournament)[0] == (d.pk, 17, None)
+    services.undo_bust(a, reason="the pot went to the wrong seat")
+    assert sorted(_places(tournament)) == sorted([(d.pk, 18, None), (b.pk, 19, 20), (c.pk, 19, 20)])
+    services.bust_entries(tournament, [(zero(a), 3000)])
+    assert Entry.objects.get(pk=a.pk).place == 17
+    for e in entries[4:19]:
+        services.bust_entries(tournament, [(zero(e), 100)])
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    places = [place for _pk, place, _to in _places(tournament)]
+    assert sorted(places) == [*range(1, 19), 19, 19]  # 19th-20th shared by two
+    assert sum(tournament.entries.values_list("prize", flat=True)) == services.prize_pool(tournament)
+
+
+def test_undo_one_of_a_shared_bust_leaves_the_other_alone_in_the_last_place_R8_6(running):
+    tournament = running(6)
+    b, c = zero(entries_of(tournament)[0]), zero(entries_of(tournament)[1])
+    services.bust_entries(tournament, [(b, 800), (c, 800)])
+    assert Entry.objects.get(pk=c.pk).place_shared_to == 6
+    services.undo_bust(b, reason="b won the low half")
+    c.refresh_from_db()
+    assert (c.place, c.place_shared_to) == (6, None)
+
+
+def test_undo_bust_is_refused_once_the_player_has_re_entered(running):
+    """Otherwise one player would have two stacks in play."""
+    tournament = running(4, max_reentries=1, late_registration_until_level=2)
+    first = zero(entries_of(tournament)[0])
+    services.bust_entries(tournament, [(first, 20000)])
+    again = services.register(tournament, first.player)
+    with pytest.raises(StateError, match="re-entered") as refused:
+        services.undo_bust(first, reason="misdeal")
+    assert refused.value.code == "already_active"
+    assert list(tournament.entries.filter(player=first.player, status=Entry.Status.ACTIVE)) == [again]
+    assert Entry.objects.get(pk=first.pk).status == Entry.Status.BUSTED
+
+
 # ---------------------------------------------------------------- entries
 
 
