@@ -168,6 +168,11 @@ def test_all_in_for_less_than_the_minimum_is_allowed():
     assert (options.min_to, options.max_to) == (8, 8)  # all-in is the only bet seat 3 can make
     hand.act(3, "bet", 8)
     assert hand.events[-1]["all_in"] is True
+    # An opening bet all-in for less than the big blind: a raise goes to at least that bet plus a big blind.
+    options = hand.options()
+    assert (options.seat, options.call, options.raise_kind, options.min_to) == (1, 8, "raise", 18)
+    error = unchanged(hand, None, 1, "raise", 17)
+    assert (error.code, error.rule, error.params["minimum"]) == ("below_minimum", "R5.3", 18)
 
 
 def test_incomplete_all_in_does_not_reopen_the_betting_R5_4():
