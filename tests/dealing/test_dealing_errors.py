@@ -3,6 +3,7 @@ nothing changed (events, hands, chips, table positions)."""
 
 import pytest
 from django.utils import timezone
+from rest_framework.test import APIClient
 
 from dealing.models import Hand, HandEvent
 from tables.models import Seat, Table
@@ -135,14 +136,25 @@ def test_used_card_and_unknown_card_are_422(api):
 
 
 @pytest.mark.django_db
-def test_anything_on_a_finished_hand_is_409(api, running):
+def test_anything_on_a_finished_hand_is_409(api, floor, running):
     table, tablet = running
     assert tablet.act(1, "fold").status_code == 200
     assert tablet.act(2, "fold").status_code == 200
     assert Hand.objects.get(pk=tablet.hand_id).status == "finished"
     state = world(table)
-    assert tablet.act(3, "check").status_code == 409
-    assert api.post(f"/api/hands/{tablet.hand_id}/void/", {"reason": "late"}, format="json").status_code in (403, 409)
+    for body in ({"type": "action", "seat": 3, "action": "check"}, {"type": "board", "cards": ["2c"]},
+                 {"type": "show", "seat": 3, "cards": ["2c", "3c", "4c", "5c", "6c"]},
+                 {"type": "muck", "seat": 3}):
+        response = tablet.send(body)
+        assert response.status_code == 409, body
+        assert response.json()["code"] == "hand_over"
+    # a floor person cannot void or correct it either
+    floor_api = APIClient()
+    floor_api.force_authenticate(floor)
+    for url in ("void", "correct"):
+        response = floor_api.post(f"/api/hands/{tablet.hand_id}/{url}/", {"reason": "late"}, format="json")
+        assert response.status_code == 409, url
+        assert response.json()["code"] == "hand_over"
     assert world(table) == state
 
 

@@ -4,10 +4,12 @@ not been shown, except to the deck-prep role (dealing.view_deck)."""
 import json
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from dealing.engine import shuffled_deck
 from dealing.models import Hand
+from tournaments.devices import create_pairing_code, redeem_pairing_code
 
 from .conftest import Tablet, make_tournament, play_out
 
@@ -25,16 +27,23 @@ def leaks(text: str, hand: Hand, board: list[str]) -> list[str]:
     if seed in text:
         found.append("seed")
     found += [card for card in holes if f'"{card}"' in text]
+    # Any card not dealt face up yet (the burns and the rest of the deck) gives the deck order away.
     undealt = [c for c in deck if c not in board and c not in holes]
-    if json.dumps(undealt[:10])[1:-1] in text:
-        found.append("deck order")
+    found += [f"deck {card}" for card in undealt if f'"{card}"' in text or f"&quot;{card}&quot;" in text]
     return found
 
 
 def responses(client, hand, table, tablet_response=None):
+    tournament = table.tournament_id
     urls = [f"/api/hands/{hand.pk}/", f"/api/hands/{hand.pk}/events/", f"/api/hands/{hand.pk}/options/",
+            f"/api/hands/{hand.pk}/events/?after=0", f"/api/hands/{hand.pk}/events/?after=-1",
             f"/api/tables/{table.pk}/current-hand/", f"/api/hands/?table={table.pk}",
+            f"/api/hands/?tournament={tournament}&status=running",
             f"/api/hands/{hand.pk}/history/", f"/api/hands/{hand.pk}/history/?output=text",
+            f"/api/tables/{table.pk}/hand-history/", f"/api/tables/{table.pk}/hand-history/?output=text",
+            f"/api/tournaments/{tournament}/hand-history/",
+            f"/api/tournaments/{tournament}/hand-history/?output=text",
+            f"/api/tournaments/{tournament}/verify-hands/",
             f"/api/hands/{hand.pk}/deck/", f"/api/hands/{hand.pk}/verify/"]
     out = {url: client.get(url) for url in urls}
     if tablet_response is not None:
@@ -43,7 +52,7 @@ def responses(client, hand, table, tablet_response=None):
 
 
 @pytest.mark.django_db
-def test_no_response_carries_a_secret_before_the_hand_ends(api, deck_prep, django_user_model):
+def test_no_response_carries_a_secret_before_the_hand_ends(api, staff, deck_prep):
     _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
     created = api.post("/api/hands/", {"table": table.pk}, format="json")
     hand = Hand.objects.get(pk=created.json()["id"])
@@ -53,20 +62,42 @@ def test_no_response_carries_a_secret_before_the_hand_ends(api, deck_prep, djang
     assert board  # the first flop card is public (R4.2)
 
     anonymous = APIClient()
-    staff = api
-    for who, client in (("anonymous", anonymous), ("staff", staff)):
+    for who, client in (("anonymous", anonymous), ("staff", api)):
         checked = responses(client, hand, table, acted if who == "staff" else None)
         checked["start response"] = created
         for url, response in checked.items():
             text = response.content.decode()
             assert not leaks(text, hand, board), (who, url, leaks(text, hand, board))
         assert checked[f"/api/hands/{hand.pk}/deck/"].status_code in (401, 403)
+        # PHH and text downloads of a running hand are refused; table and tournament files leave it out
         assert checked[f"/api/hands/{hand.pk}/history/"].status_code == 409
+        assert checked[f"/api/hands/{hand.pk}/history/?output=text"].status_code == 409
+        assert checked[f"/api/tables/{table.pk}/hand-history/"].content == b""
+        assert checked[f"/api/hands/{hand.pk}/verify/"].status_code == 409
+        assert checked[f"/api/hands/{hand.pk}/events/?after=0"].json()["events"]  # public events are there
+
+    # The pages staff and the table's tablet see: the console, the console's hand page, the tablet.
+    page_client = Client()
+    page_client.force_login(staff)
+    pages = {url: page_client.get(url) for url in (
+        f"/console/{table.tournament_id}/", f"/console/{table.tournament_id}/hands/{hand.pk}/", f"/tablet/{table.pk}/")}
+    code = create_pairing_code(tournament=table.tournament, kind="tablet", table=table)
+    device, token = redeem_pairing_code(code.code)
+    tablet_client = Client()
+    tablet_client.cookies[device.cookie_name] = token
+    pages["paired tablet page"] = tablet_client.get(f"/tablet/{table.pk}/")
+    for url, response in pages.items():
+        assert response.status_code == 200, url
+        text = response.content.decode()
+        assert not leaks(text, hand, board), (url, leaks(text, hand, board))
+    assert "still running" in pages[f"/console/{table.tournament_id}/hands/{hand.pk}/"].content.decode()
 
     # the deck-prep role sees the seed, the deck and every hole card
     prep = APIClient()
     prep.force_authenticate(deck_prep)
-    deck = prep.get(f"/api/hands/{hand.pk}/deck/").json()
+    deck_response = prep.get(f"/api/hands/{hand.pk}/deck/")
+    assert any(found.startswith("deck ") for found in leaks(deck_response.content.decode(), hand, board))
+    deck = deck_response.json()
     seed, holes, full_deck = secrets_of(hand)
     assert deck["seed"] == seed and deck["deck"] == full_deck
     response = prep.get(f"/api/hands/{hand.pk}/")

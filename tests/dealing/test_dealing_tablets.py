@@ -43,3 +43,40 @@ def test_tablet_acts_at_its_own_table_only(api, staff):
     # a tablet is not the floor and not deck prep
     assert tablet.post(f"/api/hands/{hand['id']}/void/", {"reason": "r"}, format="json").status_code == 403
     assert tablet.get(f"/api/hands/{hand['id']}/deck/").status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_clock_screen_and_a_revoked_tablet_cannot_run_hands(api, staff):
+    """A clock device only reads; a revoked tablet's token is refused at once. Nothing changes."""
+    from tournaments.devices import revoke_device
+
+    from .conftest import world
+
+    tournament, table = make_tournament(stacks=(1000, 1000, 1000))
+    clock_device, clock_token = redeem_pairing_code(
+        create_pairing_code(tournament=tournament, kind="clock", actor=staff).code)
+    tablet_device, tablet_token = redeem_pairing_code(
+        create_pairing_code(tournament=tournament, kind="tablet", table=table, actor=staff).code)
+    clock = APIClient()
+    clock.credentials(HTTP_AUTHORIZATION=f"Device {clock_token}")
+    tablet = APIClient()
+    tablet.credentials(HTTP_AUTHORIZATION=f"Device {tablet_token}")
+
+    before = world(table)
+    assert clock.post("/api/hands/", {"table": table.pk}, format="json").status_code == 403
+    assert world(table) == before
+    hand = tablet.post("/api/hands/", {"table": table.pk}, format="json").json()
+    assert clock.get(f"/api/hands/{hand['id']}/").status_code == 200  # reading the public view is fine
+    before = world(table)
+    action = {"client_action_id": "c1", "expected_seq": hand["seq"], "seat": 1, "action": "fold"}
+    assert clock.post(f"/api/hands/{hand['id']}/actions/", action, format="json").status_code == 403
+    assert clock.get(f"/api/hands/{hand['id']}/deck/").status_code == 403
+    assert world(table) == before
+
+    revoke_device(tablet_device, actor=staff)
+    refused = tablet.post(f"/api/hands/{hand['id']}/actions/", {**action, "client_action_id": "t1"}, format="json")
+    # refused as not authenticated (403 here: the session check comes first and sends no challenge)
+    assert refused.status_code in (401, 403) and "revoked" in refused.json()["detail"]
+    assert tablet.post("/api/hands/", {"table": table.pk}, format="json").status_code in (401, 403)
+    assert world(table) == before
+    assert not HandEvent.objects.filter(client_action_id__in=["c1", "t1"]).exists()
