@@ -151,7 +151,7 @@ class MoveListView(TablesView):
             moves = moves.filter(status=wanted)
         table = request.query_params.get("table")
         if table:
-            if not table.isdigit():
+            if not (table.isascii() and table.isdigit()):
                 raise ValidationError({"table": _("A table number is a whole number.")})
             from django.db.models import Q
 
@@ -205,8 +205,10 @@ class AcknowledgeMoveView(TablesView):
 
 class SeatLockView(TablesView):
     def _seat(self, table_id, number):
+        # The table first: a lookup by primary key turns an id too large for the database into a 404.
+        table = get_object_or_404(Table, pk=table_id)
         return get_object_or_404(Seat.objects.select_related("table", "table__tournament"),
-                                 table_id=table_id, number=number)
+                                 table=table, number=number)
 
     @extend_schema(request=LockSerializer, responses={200: SeatSerializer, **errors(400, 403, 404, 409)},
                    summary="Lock a seat: its player is not moved by balancing; if empty it stays empty")

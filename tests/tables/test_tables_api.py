@@ -2,10 +2,10 @@
 
 import pytest
 from rest_framework.test import APIClient
-from tournaments.models import AuditEntry, Entry
+from tournaments.models import AuditEntry, Entry, Player
 
 from tables import services
-from tables.models import Move, Seat, Table
+from tables.models import Move, Seat, SeatDraw, Table
 
 from .conftest import make_tournament
 
@@ -209,3 +209,78 @@ def test_plan_changes_are_validated(director, drawn):
 def test_moves_filter_rejects_an_unknown_status(director, drawn):
     response = director.get(f"/api/tournaments/{drawn.pk}/moves/?status=flying")
     assert response.status_code == 400 and "flying" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("table", ["abc", "²", "-1"])
+def test_moves_filter_rejects_a_table_that_is_not_a_whole_number(director, drawn, table):
+    response = director.get(f"/api/tournaments/{drawn.pk}/moves/", {"table": table})
+    assert response.status_code == 400 and "table" in response.json()["detail"]
+
+
+def test_moves_filter_by_table_number(director, drawn):
+    seat = Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False).first()
+    services.move_entry(seat.entry, Table.objects.get(tournament=drawn, number=2), open_seat(drawn, 2).number,
+                        reason="draft")
+    assert len(director.get(f"/api/tournaments/{drawn.pk}/moves/", {"table": "2"}).json()) == 1
+    assert director.get(f"/api/tournaments/{drawn.pk}/moves/", {"table": "3"}).json() == []
+
+
+def test_seat_a_late_entry_by_api_R8_1(director, drawn):
+    """A late entry goes to an open seat at one of the shortest tables and the draw is recorded."""
+    Entry.objects.filter(pk=Seat.objects.filter(table__tournament=drawn, table__number=2, entry__isnull=False)
+                         .first().entry_id).update(status=Entry.Status.BUSTED, chips=0)
+    services.balance(drawn)  # the busted player's seat is freed: table 2 is now the short one
+    late = Entry.objects.create(tournament=drawn, player=Player.objects.create(name="Late Larry"), chips=1000)
+    response = director.post(f"/api/tournaments/{drawn.pk}/seating/seat-entry/", {"entry": late.pk}, format="json")
+    assert response.status_code == 201, response.json()
+    seat = Seat.objects.select_related("table").get(entry=late)
+    assert (seat.table.number, response.json()["number"], response.json()["entry"]) == (2, seat.number, late.pk)
+    assert SeatDraw.objects.filter(tournament=drawn, kind=SeatDraw.Kind.LATE).count() == 1
+
+
+def test_seat_entry_bad_input_is_refused_and_changes_nothing(director, drawn):
+    url = f"/api/tournaments/{drawn.pk}/seating/seat-entry/"
+    seated_entry = Seat.objects.filter(table__tournament=drawn, entry__isnull=False).first().entry_id
+    busted = Entry.objects.create(tournament=drawn, player=Player.objects.create(name="Gone"), chips=0,
+                                  status=Entry.Status.BUSTED)
+    elsewhere = make_tournament(players=2, name="Other Cup").entries.first()
+    before = state(drawn)
+    for body, code, words in [
+        ({}, 400, "entry"),
+        ({"entry": "Ann"}, 400, "entry"),
+        ({"entry": 10**30}, 400, "No entry"),
+        ({"entry": elsewhere.pk}, 400, "No entry"),
+        ({"entry": seated_entry}, 409, "already has a seat"),
+        ({"entry": busted.pk}, 409, "out of the tournament"),
+    ]:
+        response = director.post(url, body, format="json")
+        assert response.status_code == code, (body, response.json())
+        assert words in response.json()["detail"], response.json()
+    assert state(drawn) == before
+    assert not SeatDraw.objects.filter(kind=SeatDraw.Kind.LATE).exists()
+
+
+def test_seat_entry_before_the_draw_is_refused(director):
+    tournament = make_tournament(players=3)
+    response = director.post(f"/api/tournaments/{tournament.pk}/seating/seat-entry/",
+                           {"entry": tournament.entries.first().pk}, format="json")
+    assert response.status_code == 409 and "not drawn" in response.json()["detail"]
+    assert not Table.objects.filter(tournament=tournament).exists()
+
+
+def test_tables_list_and_one_table(drawn):
+    client = APIClient()
+    tables = client.get(f"/api/tournaments/{drawn.pk}/tables/").json()
+    assert [(t["number"], t["players"], t["status"]) for t in tables] == [(1, 7, "active"), (2, 7, "active")]
+    one = client.get(f"/api/tables/{tables[1]['id']}/").json()
+    assert one["number"] == 2 and len([s for s in one["seating"] if s["entry"]]) == 7 and one["halted"] is None
+
+
+@pytest.mark.parametrize("url", ["/api/tables/{big}/", "/api/tournaments/{big}/tables/",
+                                 "/api/tournaments/{big}/seating/", "/api/moves/{big}/acknowledge/",
+                                 "/api/tables/{big}/seats/1/lock/"])
+def test_unknown_or_huge_ids_are_404(director, drawn, url):
+    url = url.format(big=10**30)
+    response = director.post(url, {"reason": "x"}, format="json") if "lock" in url or "acknowledge" in url \
+        else director.get(url)
+    assert response.status_code == 404, response.content
