@@ -86,6 +86,11 @@ def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, br
     expect(level).to_have_text("Level 1")
     expect(clock.locator("[data-role=stakes]")).to_have_text("10 / 20")
     expect(clock.locator("[data-role=announcement]")).to_contain_text("Late registration")
+    # Next level, and the time to the next break: this level's time left plus level 2's 20 minutes.
+    expect(clock.locator("[data-role=next]")).to_have_text("Level 2: 15 / 30 · Ante 5")
+    shown = clock.evaluate("() => [document.querySelector('[data-clock] [data-role=time]').textContent,"
+                           " document.querySelector('[data-role=to-break]').textContent]")
+    assert seconds_of(shown[1]) - seconds_of(shown[0]) in (20 * 60, 20 * 60 + 1), shown
     # It counts down by itself.
     first = time_left.text_content()
     expect(time_left).not_to_have_text(first, timeout=3000)
@@ -106,6 +111,10 @@ def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, br
     expect(clock.locator("[data-role=stakes]")).to_have_text("15 / 30")
     expect(clock.locator("[data-role=ante]")).to_have_text("Ante 5")
     expect(clock.locator("[data-clock]")).to_have_class(re.compile("level-changed"))
+    # The break comes right after level 2: the time to the break is the time left.
+    shown = clock.evaluate("() => [document.querySelector('[data-clock] [data-role=time]').textContent,"
+                           " document.querySelector('[data-role=to-break]').textContent]")
+    assert abs(seconds_of(shown[1]) - seconds_of(shown[0])) <= 1, shown
 
     # A late, reordered or duplicated message with an older version changes nothing on screen.
     clock.evaluate("""() => {
@@ -181,6 +190,15 @@ def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_rev
     expect(confirm).to_be_disabled()
     tablet.screenshot(path=str(DOCS / "tablet.png"))
     tablet.click("[data-action=open-amount]")  # close the keypad
+    # 1024x768: everything fits without scrolling sideways, and the action buttons are finger-sized.
+    fits = tablet.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert fits[0] <= fits[1], fits
+    buttons = tablet.locator("[data-role=actions] button").all()
+    assert len(buttons) >= 3  # fold, call, raise ...
+    for box in buttons:
+        size = box.bounding_box()
+        assert size["height"] >= 48 and size["width"] >= 80, (box.text_content(), size)
+        assert size["x"] + size["width"] <= 1024 and size["y"] + size["height"] <= 768, (box.text_content(), size)
 
     # The first call reaches the server but its answer is lost: the tablet says so, and its retry
     # (same client_action_id) is answered from the log without acting twice.
@@ -247,6 +265,18 @@ def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_rev
     expect(picker).to_be_visible()
     expect(picker.locator("button[data-card=As]")).to_be_disabled()
     expect(picker.locator("button[data-card=Kd]")).to_be_enabled()
+
+    # Hand-for-hand (R8.6): a snapshot saying this table waits shows the wait and the next hand
+    # cannot be dealt.
+    tablet.evaluate("""() => {
+        const view = document.getElementById('tablet').tablet;
+        const data = JSON.parse(JSON.stringify(view.data));
+        data.hand = null; data.table.hand_in_progress = false;
+        data.wait = 'Hand-for-hand: wait until every table has played its hand.';
+        view.socket.receive({type: 'snapshot', version: view.socket.version + 1000, server_time: Date.now(), data});
+    }""")
+    expect(tablet.locator("[data-role=wait]")).to_contain_text("wait until every table")
+    expect(tablet.locator("[data-action=start]")).to_be_disabled()
 
     # The director revokes the tablet: its socket closes at once and it cannot act or come back.
     console.goto(f"{base}/console/{tid}/")
