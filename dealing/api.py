@@ -48,6 +48,12 @@ def _valid(serializer_class, request):
     return serializer.validated_data
 
 
+def _whole_number(value: str) -> int | None:
+    """A query parameter as an int, or None when it is not a plain (ASCII) whole number."""
+    text = value[1:] if value.startswith("-") else value
+    return int(value) if text.isascii() and text.isdigit() else None
+
+
 def _hand(pk) -> Hand:
     return get_object_or_404(Hand.objects.select_related("table", "table__tournament"), pk=pk)
 
@@ -65,15 +71,17 @@ class HandListView(APIView):
         summary="Hands (filter by table, tournament or status)",
         parameters=[OpenApiParameter("table", int), OpenApiParameter("tournament", int),
                     OpenApiParameter("status", str)],
-        responses=s.HandSummarySerializer(many=True),
+        responses=errors(400, ok=s.HandSummarySerializer(many=True)),
     )
     def get(self, request):
         hands = Hand.objects.select_related("table").order_by("table__number", "number")
         for name, lookup in (("table", "table_id"), ("tournament", "table__tournament_id"), ("status", "status")):
             value = request.query_params.get(name)
             if value:
-                if name != "status" and not value.isdigit():
-                    return Response({"detail": _("%(name)s must be a number.") % {"name": name}}, status=400)
+                if name != "status":
+                    value = _whole_number(value)
+                    if value is None or value < 1:
+                        return Response({"detail": _("%(name)s must be a number.") % {"name": name}}, status=400)
                 hands = hands.filter(**{lookup: value})
         return Response(s.HandSummarySerializer(hands[:500], many=True).data)
 
@@ -169,15 +177,16 @@ class EventsView(APIView):
 
     @extend_schema(summary="A hand's event log (hole cards and burns hidden while it runs)",
                    parameters=[OpenApiParameter("after", int, description="Only events after this seq.")],
-                   responses=errors(404, ok=OpenApiTypes.OBJECT))
+                   responses=errors(400, 404, ok=OpenApiTypes.OBJECT))
     def get(self, request, pk):
         hand = _hand(pk)
         rows = HandEvent.objects.filter(hand=hand).select_related("actor").order_by("seq")
         after = request.query_params.get("after")
         if after is not None:
-            if not after.lstrip("-").isdigit():
+            seq = _whole_number(after)
+            if seq is None:
                 return Response({"detail": _("after must be a whole number.")}, status=400)
-            rows = rows.filter(seq__gt=int(after))
+            rows = rows.filter(seq__gt=seq)
         return Response({"hand": hand.pk, "status": hand.status,
                          "events": s.events_data(hand, rows, request.user)})
 

@@ -259,3 +259,27 @@ def test_a_hand_plays_on_after_errors(api, running):
     final = play_out(tablet)
     assert final["status"] == "finished"
     assert sum(e.chips for e in Entry.objects.filter(tournament=table.tournament)) == 4000
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", ["events/?after=--1", "events/?after=²", "events/?after=x"])
+def test_a_bad_after_is_400_naming_it(api, running, query):
+    _, tablet = running
+    response = api.get(f"/api/hands/{tablet.hand_id}/{query}")
+    assert response.status_code == 400 and "after" in response.json()["detail"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("query", ["table=²", "table=-3", "tournament=--", "tournament=1.5"])
+def test_a_bad_hand_list_filter_is_400_naming_it(api, running, query):
+    response = api.get(f"/api/hands/?{query}")
+    assert response.status_code == 400 and query.split("=")[0] in response.json()["detail"]
+
+
+@pytest.mark.django_db
+def test_events_after_a_seq_are_only_the_later_ones(api, running):
+    _, tablet = running
+    assert tablet.act(1, "call").status_code == 200
+    everything = api.get(f"/api/hands/{tablet.hand_id}/events/?after=-1").json()["events"]
+    later = api.get(f"/api/hands/{tablet.hand_id}/events/?after={tablet.seq - 1}").json()["events"]
+    assert everything[0]["seq"] == 0 and [e["seq"] for e in later] == [tablet.seq]

@@ -143,6 +143,28 @@ async def test_a_foreign_origin_is_refused():
     assert not connected
 
 
+async def test_every_socket_checks_the_origin_even_for_staff():
+    """A page on another site (or a client sending no Origin) cannot open any socket, not even with a
+    staff session cookie; the same session from our own origin can."""
+    from django.contrib.auth import get_user_model
+
+    tournament, tables = await setup()
+    user = await database_sync_to_async(get_user_model().objects.create_user)("origin-staff", is_staff=True)
+    client = Client()
+    await database_sync_to_async(client.force_login)(user)
+    session = (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+    paths = [f"/ws/tournaments/{tournament.pk}/clock/", f"/ws/tournaments/{tournament.pk}/director/",
+             f"/ws/tables/{tables[0].pk}/"]
+    for path in paths:
+        for headers in ([(b"origin", b"https://evil.example"), session], [session]):
+            communicator = WebsocketCommunicator(application, path, headers=headers)
+            connected, _ = await communicator.connect()
+            assert not connected, (path, headers[0])
+        ws = await connect(path, session)
+        assert (await ws.receive_json_from(timeout=2))["type"] == "snapshot"
+        await ws.disconnect()
+
+
 async def test_revoking_a_device_closes_its_open_sockets():
     tournament, tables = await setup()
     device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, tables[0])
