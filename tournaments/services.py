@@ -994,10 +994,15 @@ def prize_pool(tournament: Tournament) -> int:
 
 
 def payout_shares(tournament: Tournament, field_size: int | None = None) -> list[Fraction]:
-    if tournament.payout_percentages:
-        return payoutmath.check_percentages(tournament.payout_percentages)
     if field_size is None:
         field_size = tournament.entries.count()
+    if tournament.payout_percentages:
+        shares = payoutmath.check_percentages(tournament.payout_percentages)
+        if 0 < field_size < len(shares):
+            # More places than entries: nobody could win the places below the field, so the places
+            # there are share the whole pool in the same proportions.
+            shares = [share / sum(shares[:field_size]) for share in shares[:field_size]]
+        return shares
     return payoutmath.default_percentages(payoutmath.places_paid(field_size, tournament.percent_paid))
 
 

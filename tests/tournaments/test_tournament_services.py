@@ -79,6 +79,19 @@ def test_tick_catches_up_after_downtime_and_a_second_tick_changes_nothing(runnin
                                                                                version + 1)
 
 
+def test_downtime_across_a_break_catches_up_to_the_right_level_and_status(running):
+    """Down for 100 minutes: levels 1-4 (80 min) and the 15-minute break went by while nobody ticked;
+    the first tick after the restart is 5 minutes into level 5, running, with the break's time counted."""
+    tournament = running(4)
+    started = _shift_start(tournament, 100)
+    assert advance_clocks() == 1
+    tournament.refresh_from_db()
+    assert (tournament.status, tournament.level_index) == (Tournament.Status.RUNNING, 5)
+    assert tournament.level_started_at == started + timedelta(minutes=95)
+    assert services.level_for_next_hand(tournament).order == 5
+    assert 14 * 60 < services.clock_state(tournament).remaining <= 15 * 60
+
+
 def test_entering_and_leaving_a_break_moves_the_status(running):
     tournament = running(4)
     _shift_start(tournament, 85)  # four 20-minute levels, then 5 minutes into the 15-minute break
@@ -315,6 +328,19 @@ def test_rebuy_and_addon_rules(running):
 
 def test_guarantee_is_the_pool_when_larger(make_tournament):
     assert services.prize_pool(make_tournament(guarantee=5000)) == 5000
+
+
+def test_a_payout_table_longer_than_the_field_still_pays_out_the_whole_pool(running):
+    """Six places set, four entries of 100: the four places share the 400 as 40:25:15:10."""
+    tournament = running(4, payout_percentages=[40, 25, 15, 10, 5, 5])
+    assert services.payout_table(tournament) == [178, 111, 67, 44]  # 400 x 40/90, 25/90, 15/90, 10/90
+    entries = entries_of(tournament)
+    for e in entries[:3]:
+        services.bust_entries(tournament, [(zero(e), 100)])
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert sorted(tournament.entries.values_list("prize", flat=True)) == [44, 67, 111, 178]
+    assert sum(tournament.entries.values_list("prize", flat=True)) == services.prize_pool(tournament) == 400
 
 
 # ---------------------------------------------------------------- with the tables app
