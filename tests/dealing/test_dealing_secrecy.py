@@ -134,3 +134,32 @@ def test_a_voided_hand_reveals_its_seed_but_a_running_one_never_does(api, floor)
     client.force_authenticate(floor)
     assert client.post(f"/api/hands/{hand_id}/void/", {"reason": "card exposed"}, format="json").status_code == 200
     assert APIClient().get(f"/api/hands/{hand_id}/").json()["seed"] is not None
+
+
+@pytest.mark.django_db
+def test_nothing_secret_leaks_at_any_point_of_a_hand(api):
+    """RULES 7.6 street by street: the public hand, its events and the tablet's socket snapshot never
+    carry the seed, a hole card, a burn or the rest of the deck until the hand is over."""
+    from tournaments.snapshots import table_snapshot
+
+    from .conftest import call_down
+
+    _, table = make_tournament(game="courchevel_hilo", stacks=(1000, 1000, 1000), extra_entries=1)
+    hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
+    hand = Hand.objects.get(pk=hand_id)
+    tablet = Tablet(api, hand_id)
+    anonymous = APIClient()
+    streets = set()
+    for _ in range(40):
+        state = tablet.state()
+        if state["phase"] == "over" or Hand.objects.get(pk=hand_id).is_over:
+            break
+        streets.add(state["street"])
+        texts = {"hand": anonymous.get(f"/api/hands/{hand_id}/").content.decode(),
+                 "events": anonymous.get(f"/api/hands/{hand_id}/events/").content.decode(),
+                 "socket": json.dumps(table_snapshot(table.pk))}
+        for name, text in texts.items():
+            assert not leaks(text, hand, state["board"]), (state["street"], name, leaks(text, hand, state["board"]))
+        assert tablet.send(call_down(state)).status_code == 200
+    assert streets == {"preflop", "flop", "turn", "river"}
+    assert Hand.objects.get(pk=hand_id).is_over
