@@ -95,6 +95,7 @@ class HandMachine(RuleBasedStateMachine):
     def legal_action(self, choice, fraction):
         options = self.hand.options()
         assert options is not None and options.seat == self.hand.to_act
+        self.check_sizes(options)
         if choice in ("min", "max", "between") and options.raise_kind:
             amount = {"min": options.min_to, "max": options.max_to,
                       "between": options.min_to + int((options.max_to - options.min_to) * fraction)}[choice]
@@ -109,6 +110,26 @@ class HandMachine(RuleBasedStateMachine):
         else:
             self.hand.act(options.seat, "call" if options.call else "check")
         self.steps += 1
+
+    def check_sizes(self, options):
+        """The bet sizes offered follow the betting structure, worked out here from the table alone."""
+        if options.raise_kind is None:
+            return
+        hand = self.hand
+        all_in_to = options.player_bet + options.stack
+        current = options.current_bet
+        assert current < options.min_to <= options.max_to <= all_in_to
+        if hand.config.betting == FIXED_LIMIT:
+            assert options.min_to == options.max_to  # R5.1: one size, or all-in for less
+        else:
+            # R5.3/R5.5: a raise adds at least a big blind (less only all-in).
+            assert options.min_to >= min(all_in_to, current + hand.config.big_blind)
+            if hand.config.betting == "no_limit":
+                assert options.max_to == all_in_to  # R5.3: the largest bet is the stack
+            elif hand.street > 0:
+                # R5.2: at most the pot after calling (pre-flop the blinds count in full: not redone here).
+                pot = hand.view(public=False)["pot_total"] + current - options.player_bet
+                assert options.max_to == min(all_in_to, current + pot)
 
     @rule(seat=st.integers(0, 10),
           action=st.sampled_from(["fold", "check", "call", "bet", "raise", "muck", "all-in"]),
@@ -171,7 +192,21 @@ class HandMachine(RuleBasedStateMachine):
         if hand.config.betting == FIXED_LIMIT:
             raises = [e for e in hand.events if e["type"] == "action" and e["action"] in ("bet", "raise")]
             assert all(e["to"] > 0 for e in raises)
+            if hand.config.cap_raises:
+                self.check_cap()
 
+
+    def check_cap(self):
+        """R5.1: with the cap on, no round goes above four bets of its size (half-bet all-ins included)."""
+        hand = self.hand
+        streets = {"flop1": 0, "flop": 1, "turn": 2, "river": 3}
+        street = 0
+        for event in hand.events:
+            if event["type"] == "board":
+                street = streets[event["street"]]
+            elif event["type"] == "action":
+                unit = hand.config.small_bet if street < 2 else hand.config.big_bet
+                assert event["to"] <= 4 * unit, (street, event)
 
     def check_awards(self):
         """Each pot goes to the best hands among its players (R6.3, R6.4), checked with the public
@@ -203,9 +238,13 @@ class HandMachine(RuleBasedStateMachine):
                 assert 0 <= high_total - low_total <= unit + pot["amount"] % unit  # odd unit to the high
             else:
                 assert "low" not in by_share  # no qualifying low: the high takes the whole pot
+            order = [p.seat for p in hand._from_button]
             for share in by_share.values():
                 amounts = [a["amount"] for a in share]
                 assert max(amounts) - min(amounts) <= unit + pot["amount"] % unit
+                # R6.5: odd chips go to the first tied players left of the button.
+                clockwise = [a["amount"] for a in sorted(share, key=lambda a: order.index(a["seat"]))]
+                assert clockwise == sorted(clockwise, reverse=True), (order, share)
 
 
 HandMachine.TestCase.settings = settings(
