@@ -284,3 +284,38 @@ def test_unknown_or_huge_ids_are_404(director, drawn, url):
     response = director.post(url, {"reason": "x"}, format="json") if "lock" in url or "acknowledge" in url \
         else director.get(url)
     assert response.status_code == 404, response.content
+
+
+def test_manual_moves_refused_for_a_player_already_moving_a_promised_seat_or_a_broken_table(director, drawn):
+    """Table 2 is mid-hand when table 1 goes three short: its mover waits (R8.3). Moving that player by hand
+    again, or someone else into the seat promised to them, is refused; so is a seat at a broken table."""
+    services.hand_started(Table.objects.get(tournament=drawn, number=2))
+    for seat in Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False)[:3]:
+        Entry.objects.filter(pk=seat.entry_id).update(status=Entry.Status.BUSTED, chips=0)
+    [pending] = services.balance(drawn)
+    assert pending.status == Move.Status.PENDING
+    someone = Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False).first().entry_id
+    url = f"/api/tournaments/{drawn.pk}/moves/manual/"
+    before = state(drawn)
+    for body, words in [
+        ({"entry": pending.entry_id, "table": 1, "seat": open_seat(drawn, 1).number}, "already has a move"),
+        ({"entry": someone, "table": 1, "seat": pending.to_seat}, "promised"),
+    ]:
+        response = director.post(url, {**body, "reason": "floor"}, format="json")
+        assert response.status_code == 409 and words in response.json()["detail"], response.json()
+    assert state(drawn) == before
+
+
+def test_a_manual_move_to_a_broken_table_is_refused(director):
+    tournament = make_tournament(players=9)  # tables of 5 and 4
+    services.draw_seats(tournament)
+    for seat in Seat.objects.filter(table__tournament=tournament, entry__isnull=False)[:2]:
+        Entry.objects.filter(pk=seat.entry_id).update(status=Entry.Status.BUSTED, chips=0)
+    services.balance(tournament)  # seven left: the final table is redrawn and the other table broken (R8.5)
+    [broken] = Table.objects.filter(tournament=tournament, status=Table.Status.BROKEN)
+    mover = Seat.objects.filter(table__tournament=tournament, entry__isnull=False).first().entry_id
+    before = state(tournament)
+    response = director.post(f"/api/tournaments/{tournament.pk}/moves/manual/", {
+        "entry": mover, "table": broken.number, "seat": 1, "reason": "floor"}, format="json")
+    assert response.status_code == 409 and "broken" in response.json()["detail"], response.json()
+    assert state(tournament) == before
