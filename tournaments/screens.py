@@ -312,6 +312,8 @@ def console_register(request, tournament_id: int):
     try:
         with transaction.atomic():
             if player_id:
+                if not (player_id.isascii() and player_id.isdigit()):
+                    raise ValidationError({"player": _("Choose a player from the list.")})
                 player = get_object_or_404(Player, pk=player_id)
             elif name:
                 player = Player.objects.filter(name=name).first() or Player.objects.create(name=name[:200])
@@ -354,8 +356,10 @@ def console_pair(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     kind = request.POST.get("kind", "")
     table = None
-    if kind == DeviceKind.TABLET:
-        table = Table.objects.filter(tournament=tournament, pk=request.POST.get("table") or 0).first()
+    table_id = request.POST.get("table", "")
+    if kind == DeviceKind.TABLET and table_id.isascii() and table_id.isdigit():
+        # Anything else is no table: the pairing service then says a tablet needs one.
+        table = Table.objects.filter(tournament=tournament, pk=table_id).first()
     try:
         new = create_pairing_code(tournament=tournament, kind=kind, table=table, actor=request.user)
     except PairingError as exc:

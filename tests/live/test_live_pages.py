@@ -294,3 +294,21 @@ def test_console_registration_and_bad_input_are_reported_and_change_nothing(clie
     response = client.post(f"/console/{tournament.pk}/clock/add_time/", {"seconds": "soon"}, follow=True)
     assert any("seconds" in str(m) for m in response.context["messages"])
     assert client.post(f"/console/{tournament.pk}/clock/explode/").status_code == 404
+
+
+def test_console_forms_with_a_malformed_id_say_so_and_change_nothing(client, staff):
+    """A tampered form (a player or table that is not an id) is reported, never a server error."""
+    from tournaments.devices import PairingCode
+
+    tournament = make_tournament(players=2, start=False)
+    client.force_login(staff)
+    entries = tournament.entries.count()
+    response = client.post(f"/console/{tournament.pk}/register/", {"player": "abc"}, follow=True)
+    assert response.status_code == 200
+    assert any("player" in str(m) for m in response.context["messages"])
+    assert tournament.entries.count() == entries
+    response = client.post(f"/console/{tournament.pk}/devices/pair/", {"kind": "tablet", "table": "abc"},
+                           follow=True)
+    assert response.status_code == 200
+    assert any("table" in str(m) for m in response.context["messages"])
+    assert not PairingCode.objects.exists()
