@@ -199,3 +199,14 @@ def verify_tournament(tournament) -> TournamentReport:
     for hand in hands:
         report.hands.append(verify_hand(hand))
     return report
+
+
+def write_report(out, report, *, as_json: bool = False) -> None:
+    """Print a hand's or a tournament's report for the verify commands: readable lines, or JSON."""
+    import json
+
+    if as_json:
+        out.write(json.dumps(report.to_dict(), indent=2))
+    else:
+        for line in report.lines():
+            out.write(line)

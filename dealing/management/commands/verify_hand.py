@@ -1,11 +1,9 @@
 """manage.py verify_hand HAND_ID: recompute a finished hand's deck from its seed and replay it."""
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
 from dealing.models import Hand
-from dealing.verification import verify_hand
+from dealing.verification import verify_hand, write_report
 
 
 class Command(BaseCommand):
@@ -20,10 +18,6 @@ class Command(BaseCommand):
         if hand is None:
             raise CommandError(f"No hand with id {hand_id}.")
         report = verify_hand(hand)
-        if options["json"]:
-            self.stdout.write(json.dumps(report.to_dict(), indent=2))
-        else:
-            for line in report.lines():
-                self.stdout.write(line)
+        write_report(self.stdout, report, as_json=options["json"])
         if not report.ok:
             raise CommandError(f"Hand {report.label} does not verify.", returncode=2)

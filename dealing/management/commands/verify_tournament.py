@@ -1,10 +1,8 @@
 """manage.py verify_tournament TOURNAMENT_ID: verify every finished hand of a tournament."""
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
-from dealing.verification import verify_tournament
+from dealing.verification import verify_tournament, write_report
 from tournaments.models import Tournament
 
 
@@ -20,10 +18,6 @@ class Command(BaseCommand):
         if tournament is None:
             raise CommandError(f"No tournament with id {tournament_id}.")
         report = verify_tournament(tournament)
-        if options["json"]:
-            self.stdout.write(json.dumps(report.to_dict(), indent=2))
-        else:
-            for line in report.lines():
-                self.stdout.write(line)
+        write_report(self.stdout, report, as_json=options["json"])
         if not report.ok:
             raise CommandError(f"Tournament {tournament_id} has hands that do not verify.", returncode=2)
