@@ -263,6 +263,11 @@ def start_next_hand(table, *, actor=None, device: str = "", deal_mode: str | Non
         if client_action_id:
             started = HandEvent.objects.filter(hand__table=table, seq=0, client_action_id=client_action_id).first()
             if started is not None:
+                if deal_mode is not None and deal_mode != started.hand.deal_mode:
+                    raise HandRuleError(
+                        _("client_action_id %(id)s already dealt a hand with another deal mode.")
+                        % {"id": client_action_id}, code="client_action_id_reused",
+                        params={"client_action_id": client_action_id})
                 return started.hand
         tournament = Tournament.objects.get(pk=table.tournament_id)
         _check_can_deal(tournament, table)

@@ -141,3 +141,16 @@ def test_starting_twice_with_the_same_id_deals_one_hand(api):
     assert again.json()["id"] == first.json()["id"]
     assert Hand.objects.filter(table=table).count() == 1
     assert api.post("/api/hands/", {"table": table.pk}, format="json").status_code == 409
+
+
+@pytest.mark.django_db
+def test_the_same_start_id_with_another_deal_mode_is_refused(api):
+    """Like an action, a reused client_action_id with a different body gets 422 and deals nothing."""
+    _, table = make_tournament(stacks=(1000, 1000, 1000))
+    first = api.post("/api/hands/", {"table": table.pk, "client_action_id": "deal-1", "deal_mode": "seeded"},
+                     format="json")
+    other = api.post("/api/hands/", {"table": table.pk, "client_action_id": "deal-1", "deal_mode": "entered"},
+                     format="json")
+    assert first.status_code == 201
+    assert other.status_code == 422 and other.json()["code"] == "client_action_id_reused"
+    assert list(Hand.objects.filter(table=table).values_list("deal_mode", flat=True)) == ["seeded"]
