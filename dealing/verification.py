@@ -140,6 +140,7 @@ def verify_hand(hand: Hand) -> HandReport:
         if len(engine.events) > len(recorded):
             report.add("events", False, _("the log stops early: the engine goes on with %(event)s")
                        % {"event": engine.events[len(recorded)]})
+    _check_taken_back(rows, seed, report)
     if seed is not None:
         deck = shuffled_deck(seed)
         dealt = engine.view(public=False)
@@ -158,6 +159,31 @@ def verify_hand(hand: Hand) -> HandReport:
     elif hand.status == Hand.Status.VOIDED:
         report.add("voided", rows[-1].type == runner.VOID, _("the hand was voided (misdeal): no chips moved"))
     return report
+
+
+def _check_taken_back(rows: list, seed: bytes | None, report: HandReport) -> None:
+    """Events a floor correction took back stay in the log: each group must still be what the engine
+    made of that input at that point (the cards it dealt come from the same deck), so nobody can
+    rewrite history behind a correction."""
+    for correction in (r for r in rows if r.type == runner.CORRECTION):
+        group = set(correction.payload.get("retracts", []))
+        taken_back = [r for r in rows if r.seq in group]
+        if not taken_back:
+            continue
+        before = [r for r in rows if r.seq < taken_back[0].seq]
+        try:
+            engine = runner.rebuild(before, seed)
+            known = len(engine.events)
+            runner.apply_input(engine, runner.input_of(taken_back[0].payload))
+        except (EngineRuleError, ValueError, KeyError) as error:
+            report.add(f"event {taken_back[0].seq}", False,
+                       _("the input taken back by the correction at event %(seq)s is not legal there: %(error)s")
+                       % {"seq": correction.seq, "error": error})
+            continue
+        same = engine.events[known:] == [r.payload for r in taken_back]
+        report.add(f"correction {correction.seq}", same,
+                   _("the %(count)s events it took back replay as recorded") % {"count": len(taken_back)} if same
+                   else _("the events it took back differ from what the engine makes of that input"))
 
 
 @dataclass

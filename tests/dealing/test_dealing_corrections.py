@@ -9,6 +9,7 @@ from dealing.verification import verify_hand
 from tournaments.models import AuditEntry, Entry
 
 from .conftest import Tablet, chips_by_seat, make_tournament, play_out, world
+from .test_dealing_verify import tamper
 
 
 @pytest.fixture
@@ -97,6 +98,34 @@ def test_correction_that_dealt_cards_takes_them_back(api, floor_api):
     tablet.refresh()
     tablet.act(3, "check")
     assert tablet.state()["board"] == flop
+
+
+@pytest.mark.django_db
+def test_verify_checks_the_events_a_correction_took_back(api, floor_api):
+    """The taken-back flop stays in the log; verification replays it, so rewriting it is caught."""
+    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
+    tablet = Tablet(api, hand_id)
+    tablet.act(1, "call")
+    tablet.act(2, "call")
+    tablet.act(3, "check")
+    floor_api.post(f"/api/hands/{hand_id}/correct/", {"reason": "misclick"}, format="json")
+    tablet.refresh()
+    play_out(tablet)
+    hand = Hand.objects.select_related("table__tournament").get(pk=hand_id)
+    report = verify_hand(hand)
+    assert report.ok, report.lines()
+    correction = HandEvent.objects.get(hand=hand, type="correction")
+    assert any(c.name == f"correction {correction.seq}" and c.ok for c in report.checks)
+
+    taken_back_board = HandEvent.objects.filter(hand=hand, type="board",
+                                                seq__in=correction.payload["retracts"]).first()
+    cards = list(taken_back_board.payload["cards"])
+    cards[0] = next(c for c in ("2c", "2d", "2h", "2s", "3c", "3d") if c not in cards)
+    tamper(taken_back_board, {**taken_back_board.payload, "cards": cards})
+    report = verify_hand(Hand.objects.select_related("table__tournament").get(pk=hand_id))
+    assert not report.ok
+    assert any(c.name == f"correction {correction.seq}" and not c.ok for c in report.checks)
 
 
 @pytest.mark.django_db
