@@ -136,6 +136,8 @@ class Tournament(models.Model):
     remaining_when_paused = models.FloatField(_("seconds remaining when paused"), null=True, blank=True)
     clock_version = models.PositiveBigIntegerField(_("clock version"), default=0)
     hand_for_hand = models.BooleanField(_("hand-for-hand"), default=False)
+    # A clock the director had paused stays paused when hand-for-hand ends.
+    paused_before_hand_for_hand = models.BooleanField(_("paused before hand-for-hand"), default=False)
     # Hand-for-hand keeps the clock paused; each finished round of hands takes at most two minutes
     # off it (R8.6), measured from this instant.
     hand_for_hand_round_started_at = models.DateTimeField(

@@ -549,7 +549,8 @@ def jump_to_level(tournament, index: int, *, actor=None, now=None):
 
 @transaction.atomic
 def set_hand_for_hand(tournament, on: bool, *, actor=None, now=None):
-    """Hand-for-hand on pauses the clock; off resumes it (R8.6)."""
+    """Hand-for-hand on pauses the clock; off resumes it (R8.6), unless the director had paused it
+    before hand-for-hand began."""
     now = now or timezone.now()
     tournament = _locked(tournament)
     if bool(tournament.hand_for_hand) == bool(on):
@@ -558,14 +559,19 @@ def set_hand_for_hand(tournament, on: bool, *, actor=None, now=None):
             field="on", rule="R8.6",
         )
 
+    paused_before = tournament.paused_at is not None
+
     def toggle(periods, clock, when):
         if on:
             return clockmath.pause(periods, clock, when) if clock.running else clock
+        if tournament.paused_before_hand_for_hand:
+            return clock
         return clockmath.resume(periods, clock, when) if clock.paused else clock
 
     return _clock_op(
         tournament, toggle, actor=actor, action="clock.hand_for_hand", now=now, data={"on": on},
         hand_for_hand=on, hand_for_hand_round_started_at=now if on else None,
+        paused_before_hand_for_hand=paused_before if on else False,
     )
 
 

@@ -156,6 +156,22 @@ def test_hand_for_hand_pauses_and_each_round_takes_at_most_two_minutes_R8_6(runn
     assert tournament.paused_at is None and not tournament.hand_for_hand
 
 
+def test_a_clock_paused_before_hand_for_hand_stays_paused_after_it_R8_6(running):
+    """The director paused (a ruling, say), then played hand-for-hand: ending it must not restart the clock."""
+    tournament = running(4)
+    now = timezone.now()
+    services.pause_clock(tournament, now=now)
+    services.set_hand_for_hand(tournament, True, now=now + timedelta(seconds=10))
+    services.set_hand_for_hand(tournament, False, now=now + timedelta(seconds=20))
+    tournament.refresh_from_db()
+    assert tournament.paused_at is not None and not tournament.hand_for_hand
+    services.resume_clock(tournament, now=now + timedelta(seconds=30))
+    services.set_hand_for_hand(tournament, True, now=now + timedelta(seconds=40))
+    services.set_hand_for_hand(tournament, False, now=now + timedelta(seconds=50))
+    tournament.refresh_from_db()
+    assert tournament.paused_at is None  # it was running before this hand-for-hand: it runs again
+
+
 # ---------------------------------------------------------------- busts and places
 
 
