@@ -3,15 +3,21 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: setup browser run test test-fast lint bench
+.PHONY: setup lock browser run test test-fast lint bench
 
 setup: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml requirements.lock
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	# Exactly the tested versions (requirements.lock), then the project itself without re-resolving.
+	$(PY) -m pip install -q -r requirements.lock
+	$(PY) -m pip install -q --no-deps -e .
 	touch $@
+
+# Re-resolve the lock file after changing pyproject.toml's dependencies.
+lock: setup
+	$(VENV)/bin/uv pip compile pyproject.toml --extra test --python-version 3.11 -o requirements.lock -q
 
 # Browser tests drive Debian's Chromium (browser downloads are not possible here).
 browser:
@@ -23,6 +29,8 @@ run: setup
 	$(PY) manage.py serve --demo --port $(PORT)
 
 test: setup browser
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -n 2
 

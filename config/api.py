@@ -34,8 +34,16 @@ class ServiceError(Exception):
 
     status = 409
 
-    def __init__(self, message, *, code: str, field: str | None = None, rule: str = "",
-                 params: dict | None = None, extra: dict | None = None):
+    def __init__(
+        self,
+        message,
+        *,
+        code: str,
+        field: str | None = None,
+        rule: str = "",
+        params: dict | None = None,
+        extra: dict | None = None,
+    ):
         super().__init__(str(message))
         self.message = message
         self.code = code
@@ -63,7 +71,9 @@ class ErrorSerializer(serializers.Serializer):
     code = serializers.CharField(required=False, help_text=_("A stable code for the problem (409/422)."))
     field = serializers.CharField(required=False, help_text=_("The field concerned, when there is one."))
     rule = serializers.CharField(required=False, help_text=_("The rule broken, e.g. R5.3."))
-    params = serializers.DictField(required=False, help_text=_("The figures involved, e.g. the allowed range."))
+    params = serializers.DictField(
+        required=False, help_text=_("The figures involved, e.g. the allowed range.")
+    )
     errors = serializers.DictField(required=False, help_text=_("Per-field messages (400)."))
     seq = serializers.IntegerField(required=False, help_text=_("A hand's last event (stale requests)."))
     hand = serializers.DictField(required=False, help_text=_("A hand's current state (stale requests)."))
@@ -98,9 +108,7 @@ def exception_handler(exc, context):
     if isinstance(exc, ServiceError):
         exc = to_api_exception(exc)
     elif isinstance(exc, DjangoValidationError):
-        exc = exceptions.ValidationError(
-            exc.message_dict if hasattr(exc, "error_dict") else exc.messages
-        )
+        exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

@@ -66,7 +66,7 @@ def check_channel_layer() -> dict:
 
     try:
         message = async_to_sync(round_trip)()
-    except asyncio.TimeoutError:
+    except TimeoutError:
         raise CheckFailed("a message sent through the channel layer did not come back") from None
     if message.get("token") != token:
         raise CheckFailed("the channel layer returned a different message")

@@ -156,7 +156,9 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # A task whose worker died unacknowledged is delivered again after this many seconds (Redis broker).
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600"))
+}
 # /healthz fails when the last clock tick is older than this (seconds).
 HEALTHZ_MAX_TICK_AGE = float(os.environ.get("HEALTHZ_MAX_TICK_AGE", "30"))
 CELERY_BEAT_SCHEDULE = {

@@ -50,8 +50,19 @@ class HandAdmin(ReadOnlyAdmin):
     list_filter = ["status", "deal_mode", "table__tournament"]
     search_fields = ["seed_commitment"]
     # The seed and the state snapshot (which holds the hole cards) are not shown here.
-    fields = ["table", "number", "status", "deal_mode", "seed_commitment", "config", "seats", "result",
-              "started_by", "started_at", "finished_at"]
+    fields = [
+        "table",
+        "number",
+        "status",
+        "deal_mode",
+        "seed_commitment",
+        "config",
+        "seats",
+        "result",
+        "started_by",
+        "started_at",
+        "finished_at",
+    ]
     readonly_fields = fields
     inlines = [HandEventInline]
 
@@ -60,8 +71,17 @@ class HandAdmin(ReadOnlyAdmin):
 class HandEventAdmin(ReadOnlyAdmin):
     list_display = ["hand", "seq", "type", "actor", "device", "client_action_id", "created_at"]
     list_filter = ["type"]
-    fields = ["hand", "seq", "type", shown_payload, "actor", "device", "client_action_id", "request_digest",
-              "created_at"]
+    fields = [
+        "hand",
+        "seq",
+        "type",
+        shown_payload,
+        "actor",
+        "device",
+        "client_action_id",
+        "request_digest",
+        "created_at",
+    ]
     readonly_fields = fields
 
     def get_queryset(self, request):

@@ -26,12 +26,18 @@ from .permissions import DealingPermission, DeckPrepPermission, FloorPermission,
 
 DESCRIBED = {
     400: _("Bad input: the message names the field and the problem. Nothing changed."),
-    403: _("Not allowed: writes need tournament staff; corrections a floor person; the deck the deck-prep role."),
+    403: _(
+        "Not allowed: writes need tournament staff; corrections a floor person; the deck the deck-prep role."
+    ),
     404: _("No such hand or table."),
-    409: _("Not possible now: out of turn, a stale expected_seq (the current hand is included), "
-           "a finished hand, a table that cannot deal. Nothing changed."),
-    422: _("Against a rule: an illegal amount (with the allowed range), a card already used or unknown, "
-           "a client_action_id reused for another action. Nothing changed."),
+    409: _(
+        "Not possible now: out of turn, a stale expected_seq (the current hand is included), "
+        "a finished hand, a table that cannot deal. Nothing changed."
+    ),
+    422: _(
+        "Against a rule: an illegal amount (with the allowed range), a card already used or unknown, "
+        "a client_action_id reused for another action. Nothing changed."
+    ),
 }
 
 
@@ -69,26 +75,39 @@ class HandListView(APIView):
 
     @extend_schema(
         summary="Hands (filter by table, tournament or status)",
-        parameters=[OpenApiParameter("table", int), OpenApiParameter("tournament", int),
-                    OpenApiParameter("status", str)],
+        parameters=[
+            OpenApiParameter("table", int),
+            OpenApiParameter("tournament", int),
+            OpenApiParameter("status", str),
+        ],
         responses=errors(400, ok=s.HandSummarySerializer(many=True)),
     )
     def get(self, request):
         hands = Hand.objects.select_related("table").order_by("table__number", "number")
-        for name, lookup in (("table", "table_id"), ("tournament", "table__tournament_id"), ("status", "status")):
+        for name, lookup in (
+            ("table", "table_id"),
+            ("tournament", "table__tournament_id"),
+            ("status", "status"),
+        ):
             value = request.query_params.get(name)
             if value:
                 if name != "status":
                     value = _whole_number(value)
                     if value is None or value < 1:
-                        return Response({"detail": _("%(name)s must be a number.") % {"name": name}}, status=400)
+                        return Response(
+                            {"detail": _("%(name)s must be a number.") % {"name": name}}, status=400
+                        )
                 hands = hands.filter(**{lookup: value})
         return Response(s.HandSummarySerializer(hands[:500], many=True).data)
 
-    @extend_schema(summary="Deal the next hand at a table (200: a retry of a start already made)",
-                   request=s.StartHandSerializer,
-                   responses={**errors(*WRITE_ERRORS, ok=s.HandStateSerializer, ok_code=201),
-                              200: s.HandStateSerializer})
+    @extend_schema(
+        summary="Deal the next hand at a table (200: a retry of a start already made)",
+        request=s.StartHandSerializer,
+        responses={
+            **errors(*WRITE_ERRORS, ok=s.HandStateSerializer, ok_code=201),
+            200: s.HandStateSerializer,
+        },
+    )
     def post(self, request):
         from tables.models import Table
 
@@ -97,20 +116,26 @@ class HandListView(APIView):
         if table is None:
             raise NotFound(_("No table %(id)s.") % {"id": data["table"]})
         latest = Hand.objects.filter(table=table).order_by("-number").values_list("pk", flat=True).first()
-        hand = services.start_next_hand(table, actor=request.user, device=_device(request),
-                                        deal_mode=data.get("deal_mode"),
-                                        client_action_id=data.get("client_action_id"))
+        hand = services.start_next_hand(
+            table,
+            actor=request.user,
+            device=_device(request),
+            deal_mode=data.get("deal_mode"),
+            client_action_id=data.get("client_action_id"),
+        )
         created = hand.pk != latest
         hand = _hand(hand.pk)
-        return Response(s.hand_data(hand, request.user),
-                        status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        return Response(
+            s.hand_data(hand, request.user), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+        )
 
 
 class HandDetailView(APIView):
     permission_classes = [DealingPermission]
 
-    @extend_schema(summary="A hand's state (public view while it runs)",
-                   responses=errors(404, ok=s.HandStateSerializer))
+    @extend_schema(
+        summary="A hand's state (public view while it runs)", responses=errors(404, ok=s.HandStateSerializer)
+    )
     def get(self, request, pk):
         return Response(s.hand_data(_hand(pk), request.user))
 
@@ -118,11 +143,17 @@ class HandDetailView(APIView):
 class CurrentHandView(APIView):
     permission_classes = [DealingPermission]
 
-    @extend_schema(summary="The hand running at a table, else its last hand",
-                   responses=errors(404, ok=s.HandStateSerializer))
+    @extend_schema(
+        summary="The hand running at a table, else its last hand",
+        responses=errors(404, ok=s.HandStateSerializer),
+    )
     def get(self, request, table_id):
-        hand = (Hand.objects.select_related("table", "table__tournament").filter(table_id=table_id)
-                .order_by("-number").first())
+        hand = (
+            Hand.objects.select_related("table", "table__tournament")
+            .filter(table_id=table_id)
+            .order_by("-number")
+            .first()
+        )
         if hand is None:
             raise NotFound(_("No hand has been dealt at this table yet."))
         return Response(s.hand_data(hand, request.user))
@@ -131,16 +162,25 @@ class CurrentHandView(APIView):
 class OptionsView(APIView):
     permission_classes = [DealingPermission]
 
-    @extend_schema(summary="What the hand waits for and the legal options of the player to act",
-                   responses=errors(404, ok=OpenApiTypes.OBJECT))
+    @extend_schema(
+        summary="What the hand waits for and the legal options of the player to act",
+        responses=errors(404, ok=OpenApiTypes.OBJECT),
+    )
     def get(self, request, pk):
         hand = _hand(pk)
         view = services.snapshot(hand)["public"]
-        return Response({
-            "seq": hand.state_seq, "status": hand.status, "awaiting": None if hand.is_over else view["phase"],
-            "to_act": view["to_act"], "options": view["options"], "board_needed": view["board_needed"],
-            "to_show": view["to_show"], "must_show": view["must_show"],
-        })
+        return Response(
+            {
+                "seq": hand.state_seq,
+                "status": hand.status,
+                "awaiting": None if hand.is_over else view["phase"],
+                "to_act": view["to_act"],
+                "options": view["options"],
+                "board_needed": view["board_needed"],
+                "to_show": view["to_show"],
+                "must_show": view["must_show"],
+            }
+        )
 
 
 class ActionView(APIView):
@@ -148,9 +188,14 @@ class ActionView(APIView):
 
     @extend_schema(
         summary="Apply a tablet input: betting action, board cards, a hand shown or mucked",
-        description=str(_("Idempotent by client_action_id: a retry gets the original result and adds "
-                          "nothing. expected_seq must be the hand's last event.")),
-        request=s.InputSerializer, responses=errors(*WRITE_ERRORS, ok=s.ActionResultSerializer),
+        description=str(
+            _(
+                "Idempotent by client_action_id: a retry gets the original result and adds "
+                "nothing. expected_seq must be the hand's last event."
+            )
+        ),
+        request=s.InputSerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.ActionResultSerializer),
     )
     def post(self, request, pk):
         data = _valid(s.InputSerializer, request)
@@ -158,26 +203,38 @@ class ActionView(APIView):
         body = {k: data[k] for k in ("type", "seat", "action", "amount", "cards") if k in data}
         try:
             result = services.apply_input(
-                hand, body, expected_seq=data["expected_seq"], client_action_id=data["client_action_id"],
-                actor=request.user, device=_device(request))
+                hand,
+                body,
+                expected_seq=data["expected_seq"],
+                client_action_id=data["client_action_id"],
+                actor=request.user,
+                device=_device(request),
+            )
         except services.HandConflict as exc:
             if exc.code == "stale":  # the tablet gets the current state to redraw from
                 exc.extra["hand"] = s.hand_data(_hand(pk), request.user)
             raise
         hand = _hand(pk)
         rows = list(result.events)
-        return Response({
-            "replayed": result.replayed, "first_seq": result.first_seq, "last_seq": result.last_seq,
-            "events": s.events_data(hand, rows, request.user), "hand": s.hand_data(hand, request.user),
-        })
+        return Response(
+            {
+                "replayed": result.replayed,
+                "first_seq": result.first_seq,
+                "last_seq": result.last_seq,
+                "events": s.events_data(hand, rows, request.user),
+                "hand": s.hand_data(hand, request.user),
+            }
+        )
 
 
 class EventsView(APIView):
     permission_classes = [DealingPermission]
 
-    @extend_schema(summary="A hand's event log (hole cards and burns hidden while it runs)",
-                   parameters=[OpenApiParameter("after", int, description="Only events after this seq.")],
-                   responses=errors(400, 404, ok=OpenApiTypes.OBJECT))
+    @extend_schema(
+        summary="A hand's event log (hole cards and burns hidden while it runs)",
+        parameters=[OpenApiParameter("after", int, description="Only events after this seq.")],
+        responses=errors(400, 404, ok=OpenApiTypes.OBJECT),
+    )
     def get(self, request, pk):
         hand = _hand(pk)
         rows = HandEvent.objects.filter(hand=hand).select_related("actor").order_by("seq")
@@ -187,27 +244,39 @@ class EventsView(APIView):
             if seq is None:
                 return Response({"detail": _("after must be a whole number.")}, status=400)
             rows = rows.filter(seq__gt=seq)
-        return Response({"hand": hand.pk, "status": hand.status,
-                         "events": s.events_data(hand, rows, request.user)})
+        return Response(
+            {"hand": hand.pk, "status": hand.status, "events": s.events_data(hand, rows, request.user)}
+        )
 
 
 class DeckView(APIView):
     permission_classes = [DeckPrepPermission]
 
-    @extend_schema(summary="Deck prep: a hand's seed and deck order (needs dealing.view_deck)",
-                   responses=errors(403, 404, ok=OpenApiTypes.OBJECT))
+    @extend_schema(
+        summary="Deck prep: a hand's seed and deck order (needs dealing.view_deck)",
+        responses=errors(403, 404, ok=OpenApiTypes.OBJECT),
+    )
     def get(self, request, pk):
         hand = _hand(pk)
         deck = services.deck_of(hand)
-        return Response({"hand": hand.pk, "seed_commitment": hand.seed_commitment,
-                         "seed": bytes(hand.seed).hex() if hand.seed is not None else None, "deck": deck})
+        return Response(
+            {
+                "hand": hand.pk,
+                "seed_commitment": hand.seed_commitment,
+                "seed": bytes(hand.seed).hex() if hand.seed is not None else None,
+                "deck": deck,
+            }
+        )
 
 
 class VoidView(APIView):
     permission_classes = [FloorPermission]
 
-    @extend_schema(summary="Void a hand in progress (misdeal): every chip back as it was",
-                   request=s.VoidSerializer, responses=errors(*WRITE_ERRORS, ok=s.HandStateSerializer))
+    @extend_schema(
+        summary="Void a hand in progress (misdeal): every chip back as it was",
+        request=s.VoidSerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.HandStateSerializer),
+    )
     def post(self, request, pk):
         data = _valid(s.VoidSerializer, request)
         services.void_hand(_hand(pk), actor=request.user, reason=data["reason"], device=_device(request))
@@ -217,16 +286,20 @@ class VoidView(APIView):
 class CorrectView(APIView):
     permission_classes = [FloorPermission]
 
-    @extend_schema(summary="Take back the last action of a hand in progress (before any further action)",
-                   request=s.CorrectionSerializer, responses=errors(*WRITE_ERRORS, ok=s.HandStateSerializer))
+    @extend_schema(
+        summary="Take back the last action of a hand in progress (before any further action)",
+        request=s.CorrectionSerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.HandStateSerializer),
+    )
     def post(self, request, pk):
         data = _valid(s.CorrectionSerializer, request)
         hand = _hand(pk)
         expected = data.get("expected_seq")
         if expected is None:
             expected = services.last_seq(hand)
-        services.correct_last_action(hand, actor=request.user, reason=data["reason"], expected_seq=expected,
-                                     device=_device(request))
+        services.correct_last_action(
+            hand, actor=request.user, reason=data["reason"], expected_seq=expected, device=_device(request)
+        )
         return Response(s.hand_data(_hand(pk), request.user))
 
 
@@ -236,8 +309,10 @@ class CorrectView(APIView):
 class VerifyHandView(APIView):
     permission_classes = [DealingPermission]
 
-    @extend_schema(summary="Verify a finished hand: commitment, master seed, every dealt card and award",
-                   responses=errors(404, 409, ok=OpenApiTypes.OBJECT))
+    @extend_schema(
+        summary="Verify a finished hand: commitment, master seed, every dealt card and award",
+        responses=errors(404, 409, ok=OpenApiTypes.OBJECT),
+    )
     def get(self, request, pk):
         from .verification import verify_hand
 
@@ -250,8 +325,9 @@ class VerifyHandView(APIView):
 class VerifyTournamentView(APIView):
     permission_classes = [DealingPermission]
 
-    @extend_schema(summary="Verify every finished hand of a tournament",
-                   responses=errors(404, ok=OpenApiTypes.OBJECT))
+    @extend_schema(
+        summary="Verify every finished hand of a tournament", responses=errors(404, ok=OpenApiTypes.OBJECT)
+    )
     def get(self, request, tournament_id):
         from tournaments.models import Tournament
 
@@ -284,36 +360,48 @@ def _download(body: str, fmt: str, name: str) -> HttpResponse:
 class HandHistoryView(APIView):
     permission_classes = [DealingPermission]
 
-    @extend_schema(summary="Download one hand's history (PHH or text)", parameters=[FORMAT_PARAM],
-                   responses=errors(400, 404, 409, ok=OpenApiTypes.STR))
+    @extend_schema(
+        summary="Download one hand's history (PHH or text)",
+        parameters=[FORMAT_PARAM],
+        responses=errors(400, 404, 409, ok=OpenApiTypes.STR),
+    )
     def get(self, request, pk):
         hand = _hand(pk)
         fmt = _format(request)
         if not hand.is_over and not can_view_deck(request.user):
             raise Conflict(_("The hand is still running: its history is available once it is over."))
-        return _download(histories.hand_history(hand, fmt), fmt,
-                         f"table{hand.table.number}-hand{hand.number}")
+        return _download(
+            histories.hand_history(hand, fmt), fmt, f"table{hand.table.number}-hand{hand.number}"
+        )
 
 
 class TableHistoryView(APIView):
     permission_classes = [DealingPermission]
 
-    @extend_schema(summary="Download every finished hand of a table (PHH or text)", parameters=[FORMAT_PARAM],
-                   responses=errors(400, 404, ok=OpenApiTypes.STR))
+    @extend_schema(
+        summary="Download every finished hand of a table (PHH or text)",
+        parameters=[FORMAT_PARAM],
+        responses=errors(400, 404, ok=OpenApiTypes.STR),
+    )
     def get(self, request, table_id):
         from tables.models import Table
 
         table = get_object_or_404(Table, pk=table_id)
         fmt = _format(request)
         hands = histories.finished_hands(table=table)
-        return _download(histories.histories(hands, fmt), fmt, f"tournament{table.tournament_id}-table{table.number}")
+        return _download(
+            histories.histories(hands, fmt), fmt, f"tournament{table.tournament_id}-table{table.number}"
+        )
 
 
 class TournamentHistoryView(APIView):
     permission_classes = [DealingPermission]
 
-    @extend_schema(summary="Download every finished hand of a tournament (PHH or text)", parameters=[FORMAT_PARAM],
-                   responses=errors(400, 404, ok=OpenApiTypes.STR))
+    @extend_schema(
+        summary="Download every finished hand of a tournament (PHH or text)",
+        parameters=[FORMAT_PARAM],
+        responses=errors(400, 404, ok=OpenApiTypes.STR),
+    )
     def get(self, request, tournament_id):
         from tournaments.models import Tournament
 

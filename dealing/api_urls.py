@@ -17,8 +17,14 @@ urlpatterns += [
     path("hands/<int:pk>/verify/", api.VerifyHandView.as_view(), name="hand-verify"),
     path("hands/<int:pk>/history/", api.HandHistoryView.as_view(), name="hand-history"),
     path("tables/<int:table_id>/hand-history/", api.TableHistoryView.as_view(), name="table-hand-history"),
-    path("tournaments/<int:tournament_id>/hand-history/", api.TournamentHistoryView.as_view(),
-         name="tournament-hand-history"),
-    path("tournaments/<int:tournament_id>/verify-hands/", api.VerifyTournamentView.as_view(),
-         name="tournament-verify-hands"),
+    path(
+        "tournaments/<int:tournament_id>/hand-history/",
+        api.TournamentHistoryView.as_view(),
+        name="tournament-hand-history",
+    ),
+    path(
+        "tournaments/<int:tournament_id>/verify-hands/",
+        api.VerifyTournamentView.as_view(),
+        name="tournament-verify-hands",
+    ),
 ]

@@ -18,7 +18,10 @@ FORMATS = {"phh": ("application/toml; charset=utf-8", "phh"), "text": ("text/pla
 def _title(hand: Hand) -> str:
     table = hand.table
     title = _("%(tournament)s - table %(table)s - hand %(number)s") % {
-        "tournament": table.tournament.name, "table": table.number, "number": hand.number}
+        "tournament": table.tournament.name,
+        "table": table.number,
+        "number": hand.number,
+    }
     if hand.status == Hand.Status.VOIDED:
         title += " " + _("(VOIDED: misdeal)")
     return title
@@ -50,5 +53,8 @@ def histories(hands, fmt: str) -> str:
 
 
 def finished_hands(**filters):
-    return (Hand.objects.filter(status__in=[Hand.Status.FINISHED, Hand.Status.VOIDED], **filters)
-            .select_related("table", "table__tournament").order_by("table__number", "number"))
+    return (
+        Hand.objects.filter(status__in=[Hand.Status.FINISHED, Hand.Status.VOIDED], **filters)
+        .select_related("table", "table__tournament")
+        .order_by("table__number", "number")
+    )

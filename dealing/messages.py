@@ -10,21 +10,27 @@ from django.utils.translation import gettext_lazy as _
 
 # Several templates for one code: the first whose placeholders the params fill is used.
 TEMPLATES = {
-    "not_your_turn": [_("It is seat %(to_act)s's turn to act, not seat %(seat)s."),
-                      _("Seat %(to_show)s shows first, not seat %(seat)s.")],
+    "not_your_turn": [
+        _("It is seat %(to_act)s's turn to act, not seat %(seat)s."),
+        _("Seat %(to_show)s shows first, not seat %(seat)s."),
+    ],
     "not_waiting": [_("The hand is not waiting for that now: it waits for %(awaiting)s.")],
     "hand_over": [_("The hand is over.")],
     "below_minimum": [_("%(amount)s is below the minimum of %(minimum)s (the most allowed is %(maximum)s).")],
-    "above_maximum": [_("%(amount)s is above the maximum of %(maximum)s (the least allowed is %(minimum)s).")],
-    "more_than_stack": [_("%(amount)s is more than the player has: the allowed range is %(minimum)s to "
-                          "%(maximum)s.")],
+    "above_maximum": [
+        _("%(amount)s is above the maximum of %(maximum)s (the least allowed is %(minimum)s).")
+    ],
+    "more_than_stack": [
+        _("%(amount)s is more than the player has: the allowed range is %(minimum)s to %(maximum)s.")
+    ],
     "fixed_amount": [_("In fixed limit the bet or raise is to exactly %(minimum)s, not %(amount)s.")],
     "bad_amount": [_("Give the amount as a whole number of chips, not %(amount)s.")],
     "betting_capped": [_("Betting is capped at %(cap)s bets this round: call or fold.")],
     "cannot_raise": [_("The player has too few chips to raise: call all-in or fold.")],
     "no_opponent_to_bet": [_("Every other player is all-in or folded: there is nobody left to bet against.")],
-    "betting_not_reopened": [_("The betting was not reopened for this player (only a full raise reopens "
-                               "it): call or fold.")],
+    "betting_not_reopened": [
+        _("The betting was not reopened for this player (only a full raise reopens it): call or fold.")
+    ],
     "must_raise": [_("There is a bet of %(current_bet)s to this player: raise, call or fold, not bet.")],
     "must_bet": [_("Nobody has bet yet: bet or check, not raise.")],
     "cannot_check": [_("There is a bet to this player: call %(call)s, raise or fold.")],
@@ -32,8 +38,12 @@ TEMPLATES = {
     "bad_call": [_("The call is %(call)s, not %(amount)s.")],
     "unexpected_amount": [_("This action takes no amount (got %(amount)s).")],
     "unknown_action": [_("Unknown action %(action)s: use fold, check, call, bet, raise or all-in.")],
-    "bad_cards": [_("%(cards)s: give new card codes, a rank from 23456789TJQKA then a suit from cdhs "
-                    "(e.g. As, Td, 2c), as many as the dealer turns up.")],
+    "bad_cards": [
+        _(
+            "%(cards)s: give new card codes, a rank from 23456789TJQKA then a suit from cdhs "
+            "(e.g. As, Td, 2c), as many as the dealer turns up."
+        )
+    ],
     "card_used": [_("%(cards)s already used in this hand: enter the cards actually turned up.")],
     "must_show": [_("A player is all-in, so every hand still in is turned face up.")],
     "too_few_players": [_("A hand needs at least two players.")],

@@ -34,9 +34,7 @@ class Hand(models.Model):
     seed_commitment = models.CharField(_("seed commitment"), max_length=64, blank=True)
     # Secret until the hand is over (RULES section 7.6); never serialised for a running hand.
     seed = models.BinaryField(_("seed"), null=True, blank=True, editable=False)
-    status = models.CharField(
-        _("status"), max_length=10, choices=Status.choices, default=Status.RUNNING
-    )
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.RUNNING)
     # Cache of the engine state after event ``state_seq``; rebuilt from the events when unusable.
     state = models.JSONField(_("state snapshot"), null=True, blank=True)
     state_seq = models.IntegerField(_("snapshot sequence"), default=-1)
@@ -108,9 +106,7 @@ class HandEvent(models.Model):
         ordering = ["hand", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["hand", "seq"], name="unique_event_seq"),
-            models.UniqueConstraint(
-                fields=["hand", "client_action_id"], name="unique_client_action_id"
-            ),
+            models.UniqueConstraint(fields=["hand", "client_action_id"], name="unique_client_action_id"),
         ]
         verbose_name = _("hand event")
         verbose_name_plural = _("hand events")

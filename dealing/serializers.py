@@ -24,31 +24,45 @@ ACTIONS = ["fold", "check", "call", "bet", "raise", "all_in"]
 class StartHandSerializer(serializers.Serializer):
     table = serializers.IntegerField(min_value=1, help_text=_("The table to deal the next hand at."))
     deal_mode = serializers.ChoiceField(
-        choices=Hand.DealMode.choices, required=False,
+        choices=Hand.DealMode.choices,
+        required=False,
         help_text=_("Seeded deck or entered cards; default: as the table's last hand, else seeded."),
     )
     client_action_id = serializers.CharField(
-        max_length=64, required=False,
-        help_text=_("Optional: sent again, it returns the hand it started instead of a 409."))
+        max_length=64,
+        required=False,
+        help_text=_("Optional: sent again, it returns the hand it started instead of a 409."),
+    )
 
 
 class InputSerializer(serializers.Serializer):
     client_action_id = serializers.CharField(
-        max_length=64, help_text=_("Unique per input, chosen by the tablet; a retry repeats it."))
+        max_length=64, help_text=_("Unique per input, chosen by the tablet; a retry repeats it.")
+    )
     expected_seq = serializers.IntegerField(
-        min_value=0, help_text=_("The last event sequence number the tablet has seen."))
+        min_value=0, help_text=_("The last event sequence number the tablet has seen.")
+    )
     type = serializers.ChoiceField(choices=INPUT_TYPES, default="action")
     seat = serializers.IntegerField(required=False, min_value=1, max_value=8)
     action = serializers.ChoiceField(choices=ACTIONS, required=False)
-    amount = serializers.IntegerField(required=False, min_value=0,
-                                      help_text=_("For bet and raise: the total bet for the round (raise to)."))
+    amount = serializers.IntegerField(
+        required=False, min_value=0, help_text=_("For bet and raise: the total bet for the round (raise to).")
+    )
     cards = serializers.ListField(child=serializers.CharField(max_length=3), required=False, max_length=5)
 
     def validate(self, data):
         kind = data.get("type", "action")
-        needed = {"action": ("seat", "action"), "board": ("cards",), "show": ("seat", "cards"), "muck": ("seat",)}
-        errors = {name: _("This field is required for a %(type)s.") % {"type": kind}
-                  for name in needed[kind] if name not in data}
+        needed = {
+            "action": ("seat", "action"),
+            "board": ("cards",),
+            "show": ("seat", "cards"),
+            "muck": ("seat",),
+        }
+        errors = {
+            name: _("This field is required for a %(type)s.") % {"type": kind}
+            for name in needed[kind]
+            if name not in data
+        }
         if kind == "action" and data.get("action") in ("bet", "raise") and "amount" not in data:
             errors["amount"] = _("Say the total to bet or raise to.")
         if errors:
@@ -71,8 +85,18 @@ class HandSummarySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Hand
-        fields = ["id", "tournament", "table", "table_number", "number", "status", "deal_mode",
-                  "seed_commitment", "started_at", "finished_at"]
+        fields = [
+            "id",
+            "tournament",
+            "table",
+            "table_number",
+            "number",
+            "status",
+            "deal_mode",
+            "seed_commitment",
+            "started_at",
+            "finished_at",
+        ]
 
 
 class HandStateSerializer(serializers.Serializer):
@@ -88,7 +112,9 @@ class HandStateSerializer(serializers.Serializer):
     seq = serializers.IntegerField(help_text=_("The last event: send it as expected_seq."))
     seed_commitment = serializers.CharField()
     seed = serializers.CharField(allow_null=True, help_text=_("Only once the hand is over (or deck prep)."))
-    state = serializers.DictField(help_text=_("The engine's view of the hand: board, players, pots, options."))
+    state = serializers.DictField(
+        help_text=_("The engine's view of the hand: board, players, pots, options.")
+    )
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
 
@@ -139,8 +165,12 @@ def event_data(row: HandEvent, *, secret: bool) -> dict | None:
         if row.type == "board" and payload.get("burn") is not None:
             payload = {**payload, "burn": None}
     return {
-        "seq": row.seq, "type": row.type, "payload": payload, "device": row.device,
-        "actor": row.actor.get_username() if row.actor_id else None, "at": row.created_at,
+        "seq": row.seq,
+        "type": row.type,
+        "payload": payload,
+        "device": row.device,
+        "actor": row.actor.get_username() if row.actor_id else None,
+        "at": row.created_at,
     }
 
 

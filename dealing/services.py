@@ -25,8 +25,8 @@ from django.utils.translation import gettext_lazy as _
 
 from config import live
 from config.api import ServiceError
-from dealing.engine import seed_commitment, shuffled_deck
 from dealing.engine import positions as engine_positions
+from dealing.engine import seed_commitment, shuffled_deck
 from dealing.engine.errors import RuleError as EngineRuleError
 from dealing.engine.hand import Hand as EngineHand
 from dealing.engine.hand import HandConfig
@@ -82,7 +82,9 @@ def engine_hand(hand: Hand, rows: list[HandEvent] | None = None) -> EngineHand:
     except EngineRuleError as error:
         raise HandConflict(
             _("The event log of this hand does not replay (%(error)s): check it with verify_hand %(id)s.")
-            % {"error": error, "id": hand.pk}, code="log_mismatch") from None
+            % {"error": error, "id": hand.pk},
+            code="log_mismatch",
+        ) from None
 
 
 def snapshot(hand: Hand) -> dict:
@@ -90,8 +92,12 @@ def snapshot(hand: Hand) -> dict:
     and stored again."""
     seq = last_seq(hand)
     state = hand.state
-    if (isinstance(state, dict) and hand.state_seq == seq and isinstance(state.get("full"), dict)
-            and isinstance(state.get("public"), dict)):
+    if (
+        isinstance(state, dict)
+        and hand.state_seq == seq
+        and isinstance(state.get("full"), dict)
+        and isinstance(state.get("public"), dict)
+    ):
         return state
     state = runner.snapshot(engine_hand(hand))
     Hand.objects.filter(pk=hand.pk).update(state=state, state_seq=seq)
@@ -114,8 +120,11 @@ def deck_of(hand: Hand) -> list[str] | None:
 def _lock_hand(hand_id: int) -> Hand:
     # Lock the hand row only: on PostgreSQL a plain FOR UPDATE would also lock the joined tournament
     # row and serialise every table's actions.
-    return (Hand.objects.select_for_update(of=("self",)).select_related("table", "table__tournament")
-            .get(pk=hand_id))
+    return (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("table", "table__tournament")
+        .get(pk=hand_id)
+    )
 
 
 def _check_can_deal(tournament, table) -> None:
@@ -124,18 +133,24 @@ def _check_can_deal(tournament, table) -> None:
 
     status = tournament.status
     if status == Tournament.Status.ON_BREAK:
-        raise HandConflict(_("The tournament is on a break: no hands until play resumes."),
-                           code="on_break", rule="R8.7")
+        raise HandConflict(
+            _("The tournament is on a break: no hands until play resumes."), code="on_break", rule="R8.7"
+        )
     if status != Tournament.Status.RUNNING:
-        raise HandConflict(_("The tournament is not running (it is %(status)s).")
-                           % {"status": tournament.get_status_display()}, code="not_running")
+        raise HandConflict(
+            _("The tournament is not running (it is %(status)s).")
+            % {"status": tournament.get_status_display()},
+            code="not_running",
+        )
     # Hand-for-hand pauses the clock but the hands are still dealt (R8.6).
     if tournament.paused_at is not None and not tournament.hand_for_hand:
-        raise HandConflict(_("The clock is paused: no new hand until it runs again."), code="paused",
-                           rule="R8.2")
+        raise HandConflict(
+            _("The clock is paused: no new hand until it runs again."), code="paused", rule="R8.2"
+        )
     if Hand.objects.filter(table=table, status=Hand.Status.RUNNING).exists() or table.hand_in_progress:
-        raise HandConflict(_("A hand is still running at this table: finish or void it first."),
-                           code="hand_running")
+        raise HandConflict(
+            _("A hand is still running at this table: finish or void it first."), code="hand_running"
+        )
     reason = halted_reason(table)
     if reason:
         raise HandConflict(reason, code="table_halted")
@@ -156,8 +171,11 @@ def _dealt_in(table) -> list:
 
     seats = Seat.objects.filter(table=table, entry__isnull=False).select_related("entry", "entry__player")
     return [
-        seat for seat in seats.order_by("number")
-        if seat.entry.status == Entry.Status.ACTIVE and seat.entry.chips > 0 and dealt_in_next_hand(table, seat)
+        seat
+        for seat in seats.order_by("number")
+        if seat.entry.status == Entry.Status.ACTIVE
+        and seat.entry.chips > 0
+        and dealt_in_next_hand(table, seat)
     ]
 
 
@@ -168,23 +186,28 @@ def _positions(table, seat_numbers: list[int]) -> engine_positions.Positions:
         # A misdeal is redealt with the same positions when the same players are in.
         config = last_voided.config
         if sorted(s["seat"] for s in config["seats"]) == seat_numbers:
-            return engine_positions.Positions(config["button_seat"], config["small_blind_seat"],
-                                              config["big_blind_seat"])
+            return engine_positions.Positions(
+                config["button_seat"], config["small_blind_seat"], config["big_blind_seat"]
+            )
     if table.big_blind_seat is None:
         button = table.button_seat
         if button not in seat_numbers:
             button = secrets.choice(seat_numbers)  # no drawn button: draw one among the players
         return engine_positions.first_hand(seat_numbers, button)
-    previous = (Hand.objects.filter(table=table, status=Hand.Status.FINISHED).order_by("-number").first())
+    previous = Hand.objects.filter(table=table, status=Hand.Status.FINISHED).order_by("-number").first()
     if previous is not None and previous.config.get("big_blind_seat") == table.big_blind_seat:
         small_blind = previous.config.get("small_blind_seat")
     else:
         # Positions set without a hand here (e.g. by the tables app): the small blind was the player
         # just before the big blind.
         small_blind = engine_positions.previous_seat(seat_numbers, table.big_blind_seat)
-    return engine_positions.next_hand(seat_numbers, button=table.button_seat or table.big_blind_seat,
-                                      big_blind=table.big_blind_seat, small_blind=small_blind,
-                                      table_size=table.seats)
+    return engine_positions.next_hand(
+        seat_numbers,
+        button=table.button_seat or table.big_blind_seat,
+        big_blind=table.big_blind_seat,
+        small_blind=small_blind,
+        table_size=table.seats,
+    )
 
 
 def _player_labels(seats) -> dict[int, str]:
@@ -229,27 +252,44 @@ def _next_number(table) -> int:
     """Hand numbers go on per table number within the tournament, so a master-seeded tournament
     never derives the same seed twice (RULES 7.5)."""
     top = Hand.objects.filter(table__tournament_id=table.tournament_id, table__number=table.number).aggregate(
-        m=Max("number"))["m"]
+        m=Max("number")
+    )["m"]
     return (top or 0) + 1
 
 
-def _append(hand: Hand, events: list[dict], *, start_seq: int, actor=None, device: str = "",
-            client_action_id: str | None = None, digest: str = "") -> list[HandEvent]:
+def _append(
+    hand: Hand,
+    events: list[dict],
+    *,
+    start_seq: int,
+    actor=None,
+    device: str = "",
+    client_action_id: str | None = None,
+    digest: str = "",
+) -> list[HandEvent]:
     user = _user(actor)
     rows = []
     for offset, event in enumerate(events):
         first = offset == 0
-        rows.append(HandEvent(
-            hand=hand, seq=start_seq + offset, type=event["type"], payload=runner.stored_payload(event),
-            actor=user, device=device[:100], client_action_id=client_action_id if first else None,
-            request_digest=digest if first else "",
-        ))
+        rows.append(
+            HandEvent(
+                hand=hand,
+                seq=start_seq + offset,
+                type=event["type"],
+                payload=runner.stored_payload(event),
+                actor=user,
+                device=device[:100],
+                client_action_id=client_action_id if first else None,
+                request_digest=digest if first else "",
+            )
+        )
     HandEvent.objects.bulk_create(rows)
     return rows
 
 
-def start_next_hand(table, *, actor=None, device: str = "", deal_mode: str | None = None,
-                    client_action_id: str | None = None) -> Hand:
+def start_next_hand(
+    table, *, actor=None, device: str = "", deal_mode: str | None = None, client_action_id: str | None = None
+) -> Hand:
     """Deal the next hand at ``table`` from the real state of the tournament and the table.
 
     With a ``client_action_id`` already used to start a hand at this table, that hand is returned
@@ -261,20 +301,28 @@ def start_next_hand(table, *, actor=None, device: str = "", deal_mode: str | Non
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
         if client_action_id:
-            started = HandEvent.objects.filter(hand__table=table, seq=0, client_action_id=client_action_id).first()
+            started = HandEvent.objects.filter(
+                hand__table=table, seq=0, client_action_id=client_action_id
+            ).first()
             if started is not None:
                 if deal_mode is not None and deal_mode != started.hand.deal_mode:
                     raise HandRuleError(
                         _("client_action_id %(id)s already dealt a hand with another deal mode.")
-                        % {"id": client_action_id}, code="client_action_id_reused",
-                        params={"client_action_id": client_action_id})
+                        % {"id": client_action_id},
+                        code="client_action_id_reused",
+                        params={"client_action_id": client_action_id},
+                    )
                 return started.hand
         tournament = Tournament.objects.get(pk=table.tournament_id)
         _check_can_deal(tournament, table)
         seats = _dealt_in(table)
         if len(seats) < 2:
-            raise HandConflict(_("A hand needs at least two players with chips at the table (R2.7)."),
-                               code="too_few_players", rule="R2.7", params={"players": len(seats)})
+            raise HandConflict(
+                _("A hand needs at least two players with chips at the table (R2.7)."),
+                code="too_few_players",
+                rule="R2.7",
+                params={"players": len(seats)},
+            )
         if deal_mode is None:
             previous = Hand.objects.filter(table=table).order_by("-number").first()
             deal_mode = previous.deal_mode if previous is not None else Hand.DealMode.SEEDED
@@ -306,12 +354,25 @@ def start_next_hand(table, *, actor=None, device: str = "", deal_mode: str | Non
         user = _user(actor)
         # The commitment is stored with the hand, before any card is shown to anyone (RULES 7.6).
         hand = Hand.objects.create(
-            table=table, number=number, config=config, deal_mode=deal_mode, seed_commitment=commitment,
-            seed=seed, status=Hand.Status.RUNNING, started_by=user,
+            table=table,
+            number=number,
+            config=config,
+            deal_mode=deal_mode,
+            seed_commitment=commitment,
+            seed=seed,
+            status=Hand.Status.RUNNING,
+            started_by=user,
             seats={str(s.number): {"entry": s.entry_id, "chips": s.entry.chips} for s in seats},
         )
-        _append(hand, engine.events, start_seq=0, actor=actor, device=device, digest="start",
-                client_action_id=client_action_id or None)
+        _append(
+            hand,
+            engine.events,
+            start_seq=0,
+            actor=actor,
+            device=device,
+            digest="start",
+            client_action_id=client_action_id or None,
+        )
         hand_started(table)
         _store_snapshot(hand, engine, len(engine.events) - 1)
         live.table_changed(table.pk, "hand")
@@ -360,8 +421,15 @@ def _group_end(rows: list[HandEvent], first_seq: int) -> int:
     return end
 
 
-def apply_input(hand: Hand, body: dict, *, expected_seq: int, client_action_id: str | None = None,
-                actor=None, device: str = "") -> ActionResult:
+def apply_input(
+    hand: Hand,
+    body: dict,
+    *,
+    expected_seq: int,
+    client_action_id: str | None = None,
+    actor=None,
+    device: str = "",
+) -> ActionResult:
     """Apply one tablet input (a betting action, entered board cards, a hand shown or mucked).
 
     A retry with a known ``client_action_id`` gets the original result and writes nothing; the same
@@ -376,31 +444,53 @@ def apply_input(hand: Hand, body: dict, *, expected_seq: int, client_action_id: 
                 if original.request_digest != digest:
                     raise HandRuleError(
                         _("client_action_id %(id)s was already used for a different action.")
-                        % {"id": client_action_id}, code="client_action_id_reused",
-                        params={"client_action_id": client_action_id})
+                        % {"id": client_action_id},
+                        code="client_action_id_reused",
+                        params={"client_action_id": client_action_id},
+                    )
                 rows = event_rows(hand)
                 end = _group_end(rows, original.seq)
-                return ActionResult(hand, original.seq, end, replayed=True,
-                                    events=[r for r in rows if original.seq <= r.seq <= end])
+                return ActionResult(
+                    hand,
+                    original.seq,
+                    end,
+                    replayed=True,
+                    events=[r for r in rows if original.seq <= r.seq <= end],
+                )
         if hand.status != Hand.Status.RUNNING:
-            raise HandConflict(_("This hand is %(status)s: nothing more can be done in it.")
-                               % {"status": hand.get_status_display()}, code="hand_over")
+            raise HandConflict(
+                _("This hand is %(status)s: nothing more can be done in it.")
+                % {"status": hand.get_status_display()},
+                code="hand_over",
+            )
         rows = event_rows(hand)
         current = rows[-1].seq
         if expected_seq != current:
             raise HandConflict(
-                _("The hand has moved on: you expected event %(expected)s but the last is %(current)s. "
-                  "Reload and try again.") % {"expected": expected_seq, "current": current},
-                code="stale", params={"expected_seq": expected_seq, "seq": current},
-                extra={"seq": current})
+                _(
+                    "The hand has moved on: you expected event %(expected)s but the last is %(current)s. "
+                    "Reload and try again."
+                )
+                % {"expected": expected_seq, "current": current},
+                code="stale",
+                params={"expected_seq": expected_seq, "seq": current},
+                extra={"seq": current},
+            )
         engine = engine_hand(hand, rows)
         before = len(engine.events)
         try:
             runner.apply_input(engine, body)
         except EngineRuleError as error:
             raise _from_engine(error) from None
-        new_rows = _append(hand, engine.events[before:], start_seq=current + 1, actor=actor, device=device,
-                           client_action_id=client_action_id or None, digest=digest)
+        new_rows = _append(
+            hand,
+            engine.events[before:],
+            start_seq=current + 1,
+            actor=actor,
+            device=device,
+            client_action_id=client_action_id or None,
+            digest=digest,
+        )
         end = current + len(new_rows)
         _store_snapshot(hand, engine, end)
         live.table_changed(hand.table_id, "hand")
@@ -437,8 +527,9 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
     if busts:  # R8.8 places, R8.6 ranking by chips at the start of the hand
         bust_entries(table.tournament, busts, actor=actor, hand_label=hand.label)
     config = hand.config
-    hand_finished(table, button_seat=config["button_seat"], big_blind_seat=config["big_blind_seat"],
-                  actor=actor)
+    hand_finished(
+        table, button_seat=config["button_seat"], big_blind_seat=config["big_blind_seat"], actor=actor
+    )
     live.table_changed(table.pk, "hand")
     live.tournament_changed(table.tournament_id, "entries")
     tournament = table.tournament
@@ -469,8 +560,9 @@ def _record_audit(actor, action: str, hand: Hand, reason: str, data: dict) -> No
 def _require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise HandRuleError(_("Give the reason for the correction."), code="reason_required",
-                            params={"field": "reason"})
+        raise HandRuleError(
+            _("Give the reason for the correction."), code="reason_required", params={"field": "reason"}
+        )
     return reason
 
 
@@ -487,8 +579,15 @@ def void_hand(hand: Hand, *, actor, reason: str, device: str = "") -> Hand:
             raise HandConflict(_("Only a hand in progress can be voided."), code="hand_over")
         seq = last_seq(hand) + 1
         user = _user(actor)
-        HandEvent.objects.create(hand=hand, seq=seq, type=runner.VOID, payload={"reason": reason},
-                                 actor=user, device=device[:100], request_digest="void")
+        HandEvent.objects.create(
+            hand=hand,
+            seq=seq,
+            type=runner.VOID,
+            payload={"reason": reason},
+            actor=user,
+            device=device[:100],
+            request_digest="void",
+        )
         hand.status = Hand.Status.VOIDED
         hand.finished_at = timezone.now()
         hand.save(update_fields=["status", "finished_at"])
@@ -510,12 +609,17 @@ def correct_last_action(hand: Hand, *, actor, reason: str, expected_seq: int, de
             raise HandConflict(_("Only a hand in progress can be corrected."), code="hand_over")
         current = last_seq(hand)
         if expected_seq != current:
-            raise HandConflict(_("The hand has moved on: reload before correcting."), code="stale",
-                               params={"expected_seq": expected_seq, "seq": current}, extra={"seq": current})
+            raise HandConflict(
+                _("The hand has moved on: reload before correcting."),
+                code="stale",
+                params={"expected_seq": expected_seq, "seq": current},
+                extra={"seq": current},
+            )
         rows = event_rows(hand)
         retracted = runner.retracted_seqs(rows)
-        groups = [r for r in rows if r.request_digest and r.type in runner.INPUT_TYPES
-                  and r.seq not in retracted]
+        groups = [
+            r for r in rows if r.request_digest and r.type in runner.INPUT_TYPES and r.seq not in retracted
+        ]
         if not groups:
             raise HandConflict(_("There is no action to correct in this hand."), code="nothing_to_correct")
         first = groups[-1]
@@ -523,14 +627,23 @@ def correct_last_action(hand: Hand, *, actor, reason: str, expected_seq: int, de
         retracts = [r.seq for r in rows if first.seq <= r.seq <= end and r.seq not in retracted]
         user = _user(actor)
         HandEvent.objects.create(
-            hand=hand, seq=current + 1, type=runner.CORRECTION,
+            hand=hand,
+            seq=current + 1,
+            type=runner.CORRECTION,
             payload={"retracts": retracts, "reason": reason, "input": runner.input_of(first.payload)},
-            actor=user, device=device[:100], request_digest="correction",
+            actor=user,
+            device=device[:100],
+            request_digest="correction",
         )
         rows = event_rows(hand)
         engine = engine_hand(hand, rows)
         _store_snapshot(hand, engine, current + 1)
-        _record_audit(actor, "hand.correct", hand, reason,
-                      {"hand": hand.label, "retracted": retracts, "input": runner.input_of(first.payload)})
+        _record_audit(
+            actor,
+            "hand.correct",
+            hand,
+            reason,
+            {"hand": hand.label, "retracted": retracts, "input": runner.input_of(first.payload)},
+        )
         live.table_changed(hand.table_id, "hand")
         return hand

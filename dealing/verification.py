@@ -50,12 +50,18 @@ class HandReport:
         self.checks.append(Check(name, ok, detail))
 
     def to_dict(self) -> dict:
-        return {"hand": self.hand_id, "label": self.label, "ok": self.ok,
-                "checks": [check.to_dict() for check in self.checks]}
+        return {
+            "hand": self.hand_id,
+            "label": self.label,
+            "ok": self.ok,
+            "checks": [check.to_dict() for check in self.checks],
+        }
 
     def lines(self) -> list[str]:
-        out = [_("Hand %(label)s (id %(id)s): %(verdict)s")
-               % {"label": self.label, "id": self.hand_id, "verdict": "OK" if self.ok else "MISMATCH"}]
+        out = [
+            _("Hand %(label)s (id %(id)s): %(verdict)s")
+            % {"label": self.label, "id": self.hand_id, "verdict": "OK" if self.ok else "MISMATCH"}
+        ]
         out += [f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}" for c in self.checks]
         return out
 
@@ -80,16 +86,25 @@ def verify_hand(hand: Hand) -> HandReport:
             report.add("seed", False, _("a seeded hand has no stored seed"))
             return report
         actual = seed_commitment(seed)
-        report.add("commitment", actual == hand.seed_commitment,
-                   _("SHA-256(seed) = %(actual)s, commitment stored before the deal = %(stored)s")
-                   % {"actual": actual, "stored": hand.seed_commitment})
+        report.add(
+            "commitment",
+            actual == hand.seed_commitment,
+            _("SHA-256(seed) = %(actual)s, commitment stored before the deal = %(stored)s")
+            % {"actual": actual, "stored": hand.seed_commitment},
+        )
         master = master_seed_of(table.tournament)
         if master is not None:
             expected = hand_seed(master, table.number, hand.number)
-            report.add("master seed", expected == seed,
-                       (_("the seed is HMAC(master seed, 'table:%(table)s:hand:%(hand)s')") if expected == seed
-                        else _("the seed is NOT HMAC(master seed, 'table:%(table)s:hand:%(hand)s')"))
-                       % {"table": table.number, "hand": hand.number})
+            report.add(
+                "master seed",
+                expected == seed,
+                (
+                    _("the seed is HMAC(master seed, 'table:%(table)s:hand:%(hand)s')")
+                    if expected == seed
+                    else _("the seed is NOT HMAC(master seed, 'table:%(table)s:hand:%(hand)s')")
+                )
+                % {"table": table.number, "hand": hand.number},
+            )
     else:
         report.add("deal mode", True, _("cards were entered by the dealer: no seed, the events are replayed"))
 
@@ -100,13 +115,21 @@ def verify_hand(hand: Hand) -> HandReport:
         report.add("events", False, _("the event log does not begin with the start event"))
         return report
     config = recorded[0].payload.get("config")
-    report.add("config", config == hand.config, _("the start event's config is the hand's config")
-               if config == hand.config else _("the start event's config differs from the hand's config"))
+    report.add(
+        "config",
+        config == hand.config,
+        _("the start event's config is the hand's config")
+        if config == hand.config
+        else _("the start event's config differs from the hand's config"),
+    )
     try:
         engine = EngineHand.start(HandConfig.from_dict(config), seed)
     except (EngineRuleError, TypeError, ValueError) as error:
-        report.add("replay", False, _("the hand cannot be dealt again from its config and seed: %(error)s")
-                   % {"error": error})
+        report.add(
+            "replay",
+            False,
+            _("the hand cannot be dealt again from its config and seed: %(error)s") % {"error": error},
+        )
         return report
 
     mismatches = {"dealt cards": 0, "award": 0, "event": 0}
@@ -117,16 +140,23 @@ def verify_hand(hand: Hand) -> HandReport:
     for index, row in enumerate(recorded[1:], start=1):
         if index >= len(engine.events):
             if row.type not in runner.INPUT_TYPES:
-                report.add(f"event {row.seq}", False,
-                           _("recorded %(type)s %(payload)s does not follow: the engine waits for an input")
-                           % {"type": row.type, "payload": row.payload})
+                report.add(
+                    f"event {row.seq}",
+                    False,
+                    _("recorded %(type)s %(payload)s does not follow: the engine waits for an input")
+                    % {"type": row.type, "payload": row.payload},
+                )
                 mismatches[_kind(row.type)] += 1
                 break
             try:
                 runner.apply_input(engine, runner.input_of(row.payload))
             except (EngineRuleError, ValueError) as error:
-                report.add(f"event {row.seq}", False, _("recorded %(type)s %(payload)s is not legal here: %(error)s")
-                           % {"type": row.type, "payload": row.payload, "error": error})
+                report.add(
+                    f"event {row.seq}",
+                    False,
+                    _("recorded %(type)s %(payload)s is not legal here: %(error)s")
+                    % {"type": row.type, "payload": row.payload, "error": error},
+                )
                 mismatches["event"] += 1
                 break
         replayed = engine.events[index]
@@ -134,28 +164,49 @@ def verify_hand(hand: Hand) -> HandReport:
         counted[kind] += 1
         if replayed != row.payload:
             mismatches[kind] += 1
-            report.add(f"event {row.seq}", False, _("%(kind)s differ: recorded %(recorded)s, replayed %(replayed)s")
-                       % {"kind": kind, "recorded": row.payload, "replayed": replayed})
+            report.add(
+                f"event {row.seq}",
+                False,
+                _("%(kind)s differ: recorded %(recorded)s, replayed %(replayed)s")
+                % {"kind": kind, "recorded": row.payload, "replayed": replayed},
+            )
     else:
         if len(engine.events) > len(recorded):
-            report.add("events", False, _("the log stops early: the engine goes on with %(event)s")
-                       % {"event": engine.events[len(recorded)]})
+            report.add(
+                "events",
+                False,
+                _("the log stops early: the engine goes on with %(event)s")
+                % {"event": engine.events[len(recorded)]},
+            )
     _check_taken_back(rows, seed, report)
     if seed is not None:
         deck = shuffled_deck(seed)
         dealt = engine.view(public=False)
         used = [c for p in dealt["players"] for c in (p["cards"] or [])] + dealt["board"] + dealt["burns"]
-        report.add("deck", set(used) <= set(deck) and mismatches["dealt cards"] == 0,
-                   _("%(events)s dealing events checked against the deck from the seed (%(cards)s cards), "
-                     "%(differ)s differ") % {"events": counted["dealt cards"], "cards": len(used),
-                                             "differ": mismatches["dealt cards"]})
-    report.add("awards", mismatches["award"] == 0,
-               _("%(events)s award and stack events replayed, %(differ)s differ")
-               % {"events": counted["award"], "differ": mismatches["award"]})
+        report.add(
+            "deck",
+            set(used) <= set(deck) and mismatches["dealt cards"] == 0,
+            _(
+                "%(events)s dealing events checked against the deck from the seed (%(cards)s cards), "
+                "%(differ)s differ"
+            )
+            % {"events": counted["dealt cards"], "cards": len(used), "differ": mismatches["dealt cards"]},
+        )
+    report.add(
+        "awards",
+        mismatches["award"] == 0,
+        _("%(events)s award and stack events replayed, %(differ)s differ")
+        % {"events": counted["award"], "differ": mismatches["award"]},
+    )
     if hand.status == Hand.Status.FINISHED:
         same = engine.done and engine.result() == hand.result
-        report.add("result", same, _("the stored result is the replayed result") if same
-                   else _("the stored result differs from the replayed one"))
+        report.add(
+            "result",
+            same,
+            _("the stored result is the replayed result")
+            if same
+            else _("the stored result differs from the replayed one"),
+        )
     elif hand.status == Hand.Status.VOIDED:
         report.add("voided", rows[-1].type == runner.VOID, _("the hand was voided (misdeal): no chips moved"))
     return report
@@ -176,14 +227,21 @@ def _check_taken_back(rows: list, seed: bytes | None, report: HandReport) -> Non
             known = len(engine.events)
             runner.apply_input(engine, runner.input_of(taken_back[0].payload))
         except (EngineRuleError, ValueError, KeyError) as error:
-            report.add(f"event {taken_back[0].seq}", False,
-                       _("the input taken back by the correction at event %(seq)s is not legal there: %(error)s")
-                       % {"seq": correction.seq, "error": error})
+            report.add(
+                f"event {taken_back[0].seq}",
+                False,
+                _("the input taken back by the correction at event %(seq)s is not legal there: %(error)s")
+                % {"seq": correction.seq, "error": error},
+            )
             continue
         same = engine.events[known:] == [r.payload for r in taken_back]
-        report.add(f"correction {correction.seq}", same,
-                   _("the %(count)s events it took back replay as recorded") % {"count": len(taken_back)} if same
-                   else _("the events it took back differ from what the engine makes of that input"))
+        report.add(
+            f"correction {correction.seq}",
+            same,
+            _("the %(count)s events it took back replay as recorded") % {"count": len(taken_back)}
+            if same
+            else _("the events it took back differ from what the engine makes of that input"),
+        )
 
 
 @dataclass
@@ -197,18 +255,29 @@ class TournamentReport:
         return all(c.ok for c in self.checks) and all(h.ok for h in self.hands)
 
     def to_dict(self) -> dict:
-        return {"tournament": self.tournament_id, "ok": self.ok, "checks": [c.to_dict() for c in self.checks],
-                "hands_checked": len(self.hands), "hands_failed": sum(not h.ok for h in self.hands),
-                "hands": [h.to_dict() for h in self.hands]}
+        return {
+            "tournament": self.tournament_id,
+            "ok": self.ok,
+            "checks": [c.to_dict() for c in self.checks],
+            "hands_checked": len(self.hands),
+            "hands_failed": sum(not h.ok for h in self.hands),
+            "hands": [h.to_dict() for h in self.hands],
+        }
 
     def lines(self) -> list[str]:
         out = [f"  {'ok  ' if c.ok else 'FAIL'} {c.name}: {c.detail}" for c in self.checks]
         for report in self.hands:
             out += report.lines()
         failed = sum(not h.ok for h in self.hands)
-        out.append(_("Tournament %(id)s: %(hands)s hands checked, %(failed)s with mismatches: %(verdict)s")
-                   % {"id": self.tournament_id, "hands": len(self.hands), "failed": failed,
-                      "verdict": "OK" if self.ok else "MISMATCH"})
+        out.append(
+            _("Tournament %(id)s: %(hands)s hands checked, %(failed)s with mismatches: %(verdict)s")
+            % {
+                "id": self.tournament_id,
+                "hands": len(self.hands),
+                "failed": failed,
+                "verdict": "OK" if self.ok else "MISMATCH",
+            }
+        )
         return out
 
 
@@ -217,11 +286,20 @@ def verify_tournament(tournament) -> TournamentReport:
     master = master_seed_of(tournament)
     if master is not None and tournament.master_seed_commitment:
         actual = seed_commitment(master)
-        report.checks.append(Check("master seed commitment", actual == tournament.master_seed_commitment,
-                                   _("SHA-256(master seed) = %(actual)s, published = %(published)s")
-                                   % {"actual": actual, "published": tournament.master_seed_commitment}))
-    hands = (Hand.objects.filter(table__tournament=tournament).exclude(status=Hand.Status.RUNNING)
-             .select_related("table", "table__tournament").order_by("table__number", "number"))
+        report.checks.append(
+            Check(
+                "master seed commitment",
+                actual == tournament.master_seed_commitment,
+                _("SHA-256(master seed) = %(actual)s, published = %(published)s")
+                % {"actual": actual, "published": tournament.master_seed_commitment},
+            )
+        )
+    hands = (
+        Hand.objects.filter(table__tournament=tournament)
+        .exclude(status=Hand.Status.RUNNING)
+        .select_related("table", "table__tournament")
+        .order_by("table__number", "number")
+    )
     for hand in hands:
         report.hands.append(verify_hand(hand))
     return report

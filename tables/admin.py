@@ -17,11 +17,29 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["number", "tournament", "seats", "status", "hand_in_progress", "button_seat",
-                    "big_blind_seat", "break_order"]
+    list_display = [
+        "number",
+        "tournament",
+        "seats",
+        "status",
+        "hand_in_progress",
+        "button_seat",
+        "big_blind_seat",
+        "break_order",
+    ]
     list_filter = ["status", "tournament"]
-    readonly_fields = ["tournament", "number", "seats", "status", "button_seat", "big_blind_seat",
-                       "hand_in_progress", "break_order", "broken_at", "version"]
+    readonly_fields = [
+        "tournament",
+        "number",
+        "seats",
+        "status",
+        "button_seat",
+        "big_blind_seat",
+        "hand_in_progress",
+        "break_order",
+        "broken_at",
+        "version",
+    ]
     inlines = [SeatInline]
 
     def has_add_permission(self, request):
@@ -30,8 +48,17 @@ class TableAdmin(admin.ModelAdmin):
 
 @admin.register(Move)
 class MoveAdmin(admin.ModelAdmin):
-    list_display = ["entry", "from_table", "from_seat", "to_table", "to_seat", "reason", "status", "created_at",
-                    "acknowledged_at"]
+    list_display = [
+        "entry",
+        "from_table",
+        "from_seat",
+        "to_table",
+        "to_seat",
+        "reason",
+        "status",
+        "created_at",
+        "acknowledged_at",
+    ]
     list_filter = ["reason", "status", "tournament"]
     readonly_fields = [f.name for f in Move._meta.fields]
 
@@ -56,8 +83,14 @@ class SeatDrawAdmin(admin.ModelAdmin):
 
 @admin.register(SeatingPlan)
 class SeatingPlanAdmin(admin.ModelAdmin):
-    list_display = ["tournament", "allowed_difference", "relaxed_difference", "relaxed_above_tables",
-                    "review_moves", "final_redraw_at"]
+    list_display = [
+        "tournament",
+        "allowed_difference",
+        "relaxed_difference",
+        "relaxed_above_tables",
+        "review_moves",
+        "final_redraw_at",
+    ]
     # Changed through the API (tables.services.update_plan), which records who changed what.
     readonly_fields = [f.name for f in SeatingPlan._meta.fields]
 

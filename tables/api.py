@@ -70,8 +70,10 @@ class TablesView(APIView):
 
 
 class SeatingChartView(TablesView):
-    @extend_schema(responses={200: SeatingChartSerializer, **errors(404)},
-                   summary="The seating chart: every table, its seats and players, and the moves waiting")
+    @extend_schema(
+        responses={200: SeatingChartSerializer, **errors(404)},
+        summary="The seating chart: every table, its seats and players, and the moves waiting",
+    )
     def get(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         halted = services.halted_reasons(tournament)
@@ -85,8 +87,11 @@ class SeatingChartView(TablesView):
 
 
 class DrawView(TablesView):
-    @extend_schema(request=None, responses={201: SeatDrawSerializer, **errors(403, 404, 409, 422)},
-                   summary="Draw the seats of every active entry at random (R8.1)")
+    @extend_schema(
+        request=None,
+        responses={201: SeatDrawSerializer, **errors(403, 404, 409, 422)},
+        summary="Draw the seats of every active entry at random (R8.1)",
+    )
     def post(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         draw = services.draw_seats(tournament, actor=request.user)
@@ -94,23 +99,30 @@ class DrawView(TablesView):
 
 
 class SeatDrawListView(TablesView):
-    @extend_schema(responses={200: SeatDrawSerializer(many=True), **errors(404)},
-                   summary="Every seat draw with the seed that decided it, to check it afterwards")
+    @extend_schema(
+        responses={200: SeatDrawSerializer(many=True), **errors(404)},
+        summary="Every seat draw with the seed that decided it, to check it afterwards",
+    )
     def get(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         return Response(SeatDrawSerializer(SeatDraw.objects.filter(tournament=tournament), many=True).data)
 
 
 class SeatEntryView(TablesView):
-    @extend_schema(request=SeatEntrySerializer, responses={201: SeatSerializer, **errors(400, 403, 404, 409)},
-                   summary="Seat a late entry, re-entry or alternate at a random open seat (R8.1)")
+    @extend_schema(
+        request=SeatEntrySerializer,
+        responses={201: SeatSerializer, **errors(400, 403, 404, 409)},
+        summary="Seat a late entry, re-entry or alternate at a random open seat (R8.1)",
+    )
     def post(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         body = SeatEntrySerializer(data=request.data)
         body.is_valid(raise_exception=True)
         entry = Entry.objects.filter(tournament=tournament, pk=body.validated_data["entry"]).first()
         if entry is None:
-            raise ValidationError({"entry": _("No entry %(id)s in this tournament.") % {"id": body.validated_data["entry"]}})
+            raise ValidationError(
+                {"entry": _("No entry %(id)s in this tournament.") % {"id": body.validated_data["entry"]}}
+            )
         seat = services.seat_entry(entry, actor=request.user)
         if seat is None:
             raise Conflict(_("The seats are not drawn yet: the draw will seat this entry."))
@@ -118,8 +130,10 @@ class SeatEntryView(TablesView):
 
 
 class TableListView(TablesView):
-    @extend_schema(responses={200: TableSerializer(many=True), **errors(404)},
-                   summary="Every table of the tournament, broken ones included")
+    @extend_schema(
+        responses={200: TableSerializer(many=True), **errors(404)},
+        summary="Every table of the tournament, broken ones included",
+    )
     def get(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         halted = services.halted_reasons(tournament)
@@ -129,15 +143,25 @@ class TableListView(TablesView):
 class TableDetailView(TablesView):
     @extend_schema(responses={200: TableSerializer, **errors(404)}, summary="One table and its seats")
     def get(self, request, table_id):
-        table = get_object_or_404(_tables(Tournament.objects.filter(tables__pk=table_id).first()), pk=table_id)
-        return Response(TableSerializer(table, context={"halted": {table.pk: services.halted_reason(table)}}).data)
+        table = get_object_or_404(
+            _tables(Tournament.objects.filter(tables__pk=table_id).first()), pk=table_id
+        )
+        return Response(
+            TableSerializer(table, context={"halted": {table.pk: services.halted_reason(table)}}).data
+        )
 
 
 class MoveListView(TablesView):
     @extend_schema(
-        parameters=[OpenApiParameter("status", str, enum=Move.Status.values,
-                                     description="Only moves with this status (pending, done, acknowledged...)"),
-                    OpenApiParameter("table", int, description="Only moves from or to this table number")],
+        parameters=[
+            OpenApiParameter(
+                "status",
+                str,
+                enum=Move.Status.values,
+                description="Only moves with this status (pending, done, acknowledged...)",
+            ),
+            OpenApiParameter("table", int, description="Only moves from or to this table number"),
+        ],
         responses={200: MoveSerializer(many=True), **errors(400, 404)},
         summary="Moves: pending (waiting for a hand), done (to acknowledge), acknowledged",
     )
@@ -160,16 +184,21 @@ class MoveListView(TablesView):
 
 
 class SuggestedMovesView(TablesView):
-    @extend_schema(responses={200: MoveSerializer(many=True), **errors(404)},
-                   summary="What balancing would do now (R8.3-R8.5), without doing it")
+    @extend_schema(
+        responses={200: MoveSerializer(many=True), **errors(404)},
+        summary="What balancing would do now (R8.3-R8.5), without doing it",
+    )
     def get(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         return Response(MoveSerializer(services.suggested_moves(tournament), many=True).data)
 
 
 class ApplyMovesView(TablesView):
-    @extend_schema(request=None, responses={200: MoveSerializer(many=True), **errors(403, 404, 409)},
-                   summary="Balance now: make the moves balancing decides (idempotent)")
+    @extend_schema(
+        request=None,
+        responses={200: MoveSerializer(many=True), **errors(403, 404, 409)},
+        summary="Balance now: make the moves balancing decides (idempotent)",
+    )
     def post(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         moves = services.balance(tournament, actor=request.user)
@@ -177,8 +206,11 @@ class ApplyMovesView(TablesView):
 
 
 class ManualMoveView(TablesView):
-    @extend_schema(request=ManualMoveSerializer, responses={201: MoveSerializer, **errors(400, 403, 404, 409, 422)},
-                   summary="Move a player by hand, with a reason (waits for the hand if they are in one)")
+    @extend_schema(
+        request=ManualMoveSerializer,
+        responses={201: MoveSerializer, **errors(400, 403, 404, 409, 422)},
+        summary="Move a player by hand, with a reason (waits for the hand if they are in one)",
+    )
     def post(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         body = ManualMoveSerializer(data=request.data)
@@ -189,14 +221,19 @@ class ManualMoveView(TablesView):
             raise ValidationError({"entry": _("No entry %(id)s in this tournament.") % {"id": data["entry"]}})
         table = Table.objects.filter(tournament=tournament, number=data["table"]).first()
         if table is None:
-            raise ValidationError({"table": _("No table %(number)s in this tournament.") % {"number": data["table"]}})
+            raise ValidationError(
+                {"table": _("No table %(number)s in this tournament.") % {"number": data["table"]}}
+            )
         move = services.move_entry(entry, table, data["seat"], reason=data["reason"], actor=request.user)
         return Response(MoveSerializer(move).data, status=status.HTTP_201_CREATED)
 
 
 class AcknowledgeMoveView(TablesView):
-    @extend_schema(request=None, responses={200: MoveSerializer, **errors(403, 404, 409)},
-                   summary="The dealer saw the move (acknowledging twice changes nothing)")
+    @extend_schema(
+        request=None,
+        responses={200: MoveSerializer, **errors(403, 404, 409)},
+        summary="The dealer saw the move (acknowledging twice changes nothing)",
+    )
     def post(self, request, move_id):
         move = get_object_or_404(Move, pk=move_id)
         move = services.acknowledge_move(move, actor=request.user)
@@ -207,11 +244,15 @@ class SeatLockView(TablesView):
     def _seat(self, table_id, number):
         # The table first: a lookup by primary key turns an id too large for the database into a 404.
         table = get_object_or_404(Table, pk=table_id)
-        return get_object_or_404(Seat.objects.select_related("table", "table__tournament"),
-                                 table=table, number=number)
+        return get_object_or_404(
+            Seat.objects.select_related("table", "table__tournament"), table=table, number=number
+        )
 
-    @extend_schema(request=LockSerializer, responses={200: SeatSerializer, **errors(400, 403, 404, 409)},
-                   summary="Lock a seat: its player is not moved by balancing; if empty it stays empty")
+    @extend_schema(
+        request=LockSerializer,
+        responses={200: SeatSerializer, **errors(400, 403, 404, 409)},
+        summary="Lock a seat: its player is not moved by balancing; if empty it stays empty",
+    )
     def post(self, request, table_id, number):
         seat = self._seat(table_id, number)
         body = LockSerializer(data=request.data)
@@ -227,15 +268,22 @@ class SeatLockView(TablesView):
 
 
 class BreakOrderView(TablesView):
-    @extend_schema(responses={200: BreakOrderSerializer, **errors(404)},
-                   summary="The breaking order of the active tables, first to break first (R8.4)")
+    @extend_schema(
+        responses={200: BreakOrderSerializer, **errors(404)},
+        summary="The breaking order of the active tables, first to break first (R8.4)",
+    )
     def get(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
-        tables = Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE).order_by("-break_order", "-number")
+        tables = Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE).order_by(
+            "-break_order", "-number"
+        )
         return Response({"order": [t.number for t in tables]})
 
-    @extend_schema(request=BreakOrderSerializer, responses={200: BreakOrderSerializer, **errors(400, 403, 404)},
-                   summary="Change the breaking order (R8.4)")
+    @extend_schema(
+        request=BreakOrderSerializer,
+        responses={200: BreakOrderSerializer, **errors(400, 403, 404)},
+        summary="Change the breaking order (R8.4)",
+    )
     def put(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         body = BreakOrderSerializer(data=request.data)
@@ -245,14 +293,19 @@ class BreakOrderView(TablesView):
 
 
 class SeatingPlanView(TablesView):
-    @extend_schema(responses={200: SeatingPlanSerializer, **errors(404)},
-                   summary="How tables are balanced: allowed difference, review mode (R8.3, R8.5)")
+    @extend_schema(
+        responses={200: SeatingPlanSerializer, **errors(404)},
+        summary="How tables are balanced: allowed difference, review mode (R8.3, R8.5)",
+    )
     def get(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         return Response(SeatingPlanSerializer(services.seating_plan(tournament)).data)
 
-    @extend_schema(request=SeatingPlanSerializer, responses={200: SeatingPlanSerializer, **errors(400, 403, 404)},
-                   summary="Change how tables are balanced")
+    @extend_schema(
+        request=SeatingPlanSerializer,
+        responses={200: SeatingPlanSerializer, **errors(400, 403, 404)},
+        summary="Change how tables are balanced",
+    )
     def patch(self, request, tournament_id):
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         body = SeatingPlanSerializer(services.seating_plan(tournament), data=request.data, partial=True)

@@ -156,8 +156,11 @@ class TableState:
 
     def open_seats(self, include_locked: bool = False) -> list[int]:
         return [
-            s for s in range(1, self.size + 1)
-            if s not in self.seats and s not in self.reserved and (include_locked or s not in self.locked_seats)
+            s
+            for s in range(1, self.size + 1)
+            if s not in self.seats
+            and s not in self.reserved
+            and (include_locked or s not in self.locked_seats)
         ]
 
     def worst_open_seat(self) -> int | None:
@@ -227,8 +230,14 @@ class Options:
 class Field:
     """Every table of one tournament, with the rules that keep them balanced."""
 
-    def __init__(self, tables: Iterable[TableState], options: Options | None = None, *, rng=None,
-                 pending: Iterable[Move] = ()):
+    def __init__(
+        self,
+        tables: Iterable[TableState],
+        options: Options | None = None,
+        *,
+        rng=None,
+        pending: Iterable[Move] = (),
+    ):
         self.options = options or Options()
         self.rng = rng
         self.tables: dict[int, TableState] = {}
@@ -252,11 +261,18 @@ class Field:
             self.tables[table.number] = table
             for seat, player in table.seats.items():
                 if player in self.where:
-                    raise SeatingError("seated_twice", f"player {player} is seated twice", rule="R8.1",
-                                       params={"player": player})
+                    raise SeatingError(
+                        "seated_twice",
+                        f"player {player} is seated twice",
+                        rule="R8.1",
+                        params={"player": player},
+                    )
                 if not 1 <= seat <= table.size:
-                    raise SeatingError("no_such_seat", f"table {table.number} has no seat {seat}",
-                                       params={"table": table.number, "seat": seat})
+                    raise SeatingError(
+                        "no_such_seat",
+                        f"table {table.number} has no seat {seat}",
+                        params={"table": table.number, "seat": seat},
+                    )
                 self.where[player] = (table.number, seat)
         for move in pending:
             self._promise(move)
@@ -305,8 +321,11 @@ class Field:
     def _promise(self, move: Move) -> None:
         src, dst = self.tables[move.from_table], self.tables[move.to_table]
         if dst.seats.get(move.to_seat) is not None or move.to_seat in dst.reserved:
-            raise SeatingError("seat_taken", f"table {dst.number} seat {move.to_seat} is taken",
-                               params={"table": dst.number, "seat": move.to_seat})
+            raise SeatingError(
+                "seat_taken",
+                f"table {dst.number} seat {move.to_seat} is taken",
+                params={"table": dst.number, "seat": move.to_seat},
+            )
         src.outgoing.add(move.player)
         dst.reserved[move.to_seat] = move.player
         self.pending[move.player] = move
@@ -343,19 +362,22 @@ class Field:
 
     def fits_at_final_table(self) -> bool:
         """R8.5: more than one table plays and the field fits at the final table."""
-        return (self.active_tables() > 1 and self.total <= self._largest
-                and self.total <= self.final_table_size())
+        return (
+            self.active_tables() > 1 and self.total <= self._largest and self.total <= self.final_table_size()
+        )
 
     # -- changes from the floor -------------------------------------------------------------------------
 
     def seat(self, player: int, table: int, seat: int) -> None:
         t = self.tables[table]
         if player in self.where:
-            raise SeatingError("seated_twice", f"player {player} is already seated", rule="R8.1",
-                               params={"player": player})
+            raise SeatingError(
+                "seated_twice", f"player {player} is already seated", rule="R8.1", params={"player": player}
+            )
         if seat in t.seats or seat in t.reserved or not 1 <= seat <= t.size:
-            raise SeatingError("seat_taken", f"table {table} seat {seat} is not open",
-                               params={"table": table, "seat": seat})
+            raise SeatingError(
+                "seat_taken", f"table {table} seat {seat} is not open", params={"table": table, "seat": seat}
+            )
         t.seats[seat] = player
         self.where[player] = (table, seat)
         self._file(t)
@@ -376,7 +398,9 @@ class Field:
     def hand_started(self, table: int) -> None:
         self.tables[table].hand_in_progress = True
 
-    def hand_finished(self, table: int, *, button: int | None, big_blind: int | None) -> tuple[list[Move], list[Move]]:
+    def hand_finished(
+        self, table: int, *, button: int | None, big_blind: int | None
+    ) -> tuple[list[Move], list[Move]]:
         """The hand is over: record positions, do the break/manual moves that waited for it and drop the
         waiting balance moves (the next decision picks the player who is big blind next *now*); at a
         table that broke meanwhile every waiting move is made, since nobody may stay there.
@@ -419,11 +443,24 @@ class Field:
         self._file(src)
         self._file(dst)
 
-    def _move(self, decision: Decision, player: int, src: TableState, from_seat: int, dst: TableState,
-              to_seat: int, reason: str) -> Move:
+    def _move(
+        self,
+        decision: Decision,
+        player: int,
+        src: TableState,
+        from_seat: int,
+        dst: TableState,
+        to_seat: int,
+        reason: str,
+    ) -> Move:
         move = Move(
-            player=player, from_table=src.number, from_seat=from_seat, to_table=dst.number, to_seat=to_seat,
-            reason=reason, pending=src.hand_in_progress,
+            player=player,
+            from_table=src.number,
+            from_seat=from_seat,
+            to_table=dst.number,
+            to_seat=to_seat,
+            reason=reason,
+            pending=src.hand_in_progress,
             waits_for_big_blind=dst.between_small_blind_and_button(to_seat),
         )
         if move.pending:
@@ -472,7 +509,7 @@ class Field:
             dst, to_seat = self._draw_open_seat(exclude=table.number, allow_locked=True)
             self._move(decision, player, table, seat, dst, to_seat, BREAK)
         # Players promised to this table by pending moves go elsewhere too.
-        for to_seat, player in sorted(table.reserved.items()):
+        for _to_seat, player in sorted(table.reserved.items()):
             move = self.pending[player]
             self._drop(move)
             decision.dropped.append(move)
@@ -480,7 +517,9 @@ class Field:
             dst, new_seat = self._draw_open_seat(exclude=table.number, allow_locked=True)
             self._move(decision, player, src, move.from_seat, dst, new_seat, BREAK)
 
-    def _draw_open_seat(self, exclude: int | None = None, *, allow_locked: bool = False) -> tuple[TableState, int]:
+    def _draw_open_seat(
+        self, exclude: int | None = None, *, allow_locked: bool = False
+    ) -> tuple[TableState, int]:
         """A random open seat at the shortest tables that have one (R8.1, R8.4): a random table among
         them, then a random open seat there (tables of one count have the same number of open seats).
         With ``allow_locked`` a seat the director locked empty is used when no other seat is left."""
@@ -511,12 +550,20 @@ class Field:
         seats = list(range(1, self.final_table_size() + 1))
         _shuffle(self.rng, seats)
         # Everybody stands up first, so the new seats never collide with the old ones.
-        for player, (table, seat) in players:
+        for _player, (table, seat) in players:
             del self.tables[table].seats[seat]
         moves = []
         for (player, (table, seat)), to_seat in zip(players, seats):
-            moves.append(Move(player=player, from_table=table, from_seat=seat, to_table=final.number,
-                              to_seat=to_seat, reason=REDRAW))
+            moves.append(
+                Move(
+                    player=player,
+                    from_table=table,
+                    from_seat=seat,
+                    to_table=final.number,
+                    to_seat=to_seat,
+                    reason=REDRAW,
+                )
+            )
             final.seats[to_seat] = player
             self.where[player] = (final.number, to_seat)
         final.button = final.big_blind = None  # a new draw for the button
@@ -621,8 +668,12 @@ def initial_draw(players: list[int], tables: list[tuple[int, int]], rng) -> dict
     """
     capacity = sum(size for _, size in tables)
     if len(players) > capacity:
-        raise SeatingError("field_too_big", f"{len(players)} players do not fit in {capacity} seats",
-                           rule="R8.1", params={"players": len(players), "seats": capacity})
+        raise SeatingError(
+            "field_too_big",
+            f"{len(players)} players do not fit in {capacity} seats",
+            rule="R8.1",
+            params={"players": len(players), "seats": capacity},
+        )
     if len(set(players)) != len(players):
         raise SeatingError("seated_twice", "a player is in the draw twice", rule="R8.1")
     # Deal the players round the tables like cards, so counts differ by at most one.

@@ -4,10 +4,9 @@ The tablet listens to its table's group and its tournament's group (a level chan
 changes what the tablet shows). Actions go through the dealing HTTP API, not this socket.
 """
 
+from config import live
 from tournaments.consumers import CLOSE_UNAUTHENTICATED, LiveConsumer, is_staff
 from tournaments.devices import DeviceKind, device_from_cookies
-
-from config import live
 
 
 class TableConsumer(LiveConsumer):

@@ -22,17 +22,23 @@ class SeatingPlan(models.Model):
         "tournaments.Tournament", on_delete=models.CASCADE, related_name="seating_plan"
     )
     allowed_difference = models.PositiveSmallIntegerField(
-        _("allowed difference"), default=1, validators=[MinValueValidator(1), MaxValueValidator(4)],
+        _("allowed difference"),
+        default=1,
+        validators=[MinValueValidator(1), MaxValueValidator(4)],
         help_text=_("Tables are kept within this many players of each other."),
     )
     relaxed_difference = models.PositiveSmallIntegerField(
-        _("relaxed difference"), null=True, blank=True,
+        _("relaxed difference"),
+        null=True,
+        blank=True,
         validators=[MinValueValidator(1), MaxValueValidator(4)],
         help_text=_("Difference allowed while more than 'relaxed above tables' tables play."),
     )
     relaxed_above_tables = models.PositiveIntegerField(_("relaxed above tables"), default=0)
     final_table_seats = models.PositiveSmallIntegerField(
-        _("final table seats"), null=True, blank=True,
+        _("final table seats"),
+        null=True,
+        blank=True,
         validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)],
     )
     final_redraw_at = models.DateTimeField(_("final table drawn at"), null=True, blank=True)
@@ -82,7 +88,8 @@ class Table(models.Model):
                 condition=Q(seats__gte=MIN_SEATS) & Q(seats__lte=MAX_SEATS), name="table_seats_2_to_8"
             ),
             models.CheckConstraint(
-                condition=Q(button_seat__isnull=True) | (Q(button_seat__gte=1) & Q(button_seat__lte=F("seats"))),
+                condition=Q(button_seat__isnull=True)
+                | (Q(button_seat__gte=1) & Q(button_seat__lte=F("seats"))),
                 name="table_button_seat_in_range",
             ),
             models.CheckConstraint(
@@ -143,7 +150,9 @@ class SeatDraw(models.Model):
         FINAL = "final", _("Final table redraw")
         BALANCE = "balance", _("Balancing")
 
-    tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, related_name="seat_draws")
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="seat_draws"
+    )
     kind = models.CharField(_("kind"), max_length=10, choices=Kind.choices)
     seed = models.BinaryField(_("seed"))
     # [{"entry": id, "table": number, "seat": number}, ...] in the order drawn.
@@ -201,7 +210,9 @@ class Move(models.Model):
                 fields=["entry"], condition=Q(status="pending"), name="one_pending_move_per_entry"
             ),
             models.UniqueConstraint(
-                fields=["to_table", "to_seat"], condition=Q(status="pending"), name="one_pending_move_per_seat"
+                fields=["to_table", "to_seat"],
+                condition=Q(status="pending"),
+                name="one_pending_move_per_seat",
             ),
         ]
         indexes = [models.Index(fields=["tournament", "status"])]

@@ -23,13 +23,27 @@ class SeatSerializer(serializers.ModelSerializer):
 
 class TableSerializer(serializers.ModelSerializer):
     players = serializers.SerializerMethodField()
-    halted = serializers.SerializerMethodField(help_text=_("Why the table must not deal now, or null (R8.3-R8.5)."))
+    halted = serializers.SerializerMethodField(
+        help_text=_("Why the table must not deal now, or null (R8.3-R8.5).")
+    )
     seating = SeatSerializer(source="seat_set", many=True, read_only=True)
 
     class Meta:
         model = Table
-        fields = ["id", "number", "seats", "status", "button_seat", "big_blind_seat", "hand_in_progress",
-                  "break_order", "version", "players", "halted", "seating"]
+        fields = [
+            "id",
+            "number",
+            "seats",
+            "status",
+            "button_seat",
+            "big_blind_seat",
+            "hand_in_progress",
+            "break_order",
+            "version",
+            "players",
+            "halted",
+            "seating",
+        ]
 
     def get_players(self, table) -> int:
         return sum(1 for seat in table.seat_set.all() if seat.entry_id)
@@ -46,8 +60,22 @@ class MoveSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Move
-        fields = ["id", "entry", "player", "from_table", "from_seat", "to_table", "to_seat", "reason", "status",
-                  "created_at", "applied_at", "acknowledged_at", "actor", "note"]
+        fields = [
+            "id",
+            "entry",
+            "player",
+            "from_table",
+            "from_seat",
+            "to_table",
+            "to_seat",
+            "reason",
+            "status",
+            "created_at",
+            "applied_at",
+            "acknowledged_at",
+            "actor",
+            "note",
+        ]
 
     def get_player(self, move) -> str:
         return str(move.entry)
@@ -63,7 +91,9 @@ class MoveSerializer(serializers.ModelSerializer):
 
 
 class SeatDrawSerializer(serializers.ModelSerializer):
-    seed = serializers.SerializerMethodField(help_text=_("The OS-random seed, hex; replay with balancing.DrawRandom."))
+    seed = serializers.SerializerMethodField(
+        help_text=_("The OS-random seed, hex; replay with balancing.DrawRandom.")
+    )
 
     class Meta:
         model = SeatDraw
@@ -76,8 +106,14 @@ class SeatDrawSerializer(serializers.ModelSerializer):
 class SeatingPlanSerializer(serializers.ModelSerializer):
     class Meta:
         model = SeatingPlan
-        fields = ["allowed_difference", "relaxed_difference", "relaxed_above_tables", "final_table_seats",
-                  "review_moves", "final_redraw_at"]
+        fields = [
+            "allowed_difference",
+            "relaxed_difference",
+            "relaxed_above_tables",
+            "final_table_seats",
+            "review_moves",
+            "final_redraw_at",
+        ]
         read_only_fields = ["final_redraw_at"]
 
 
@@ -96,7 +132,9 @@ class ManualMoveSerializer(serializers.Serializer):
 
 
 class SeatEntrySerializer(serializers.Serializer):
-    entry = serializers.IntegerField(help_text=_("An active entry without a seat (late entry, re-entry, alternate)."))
+    entry = serializers.IntegerField(
+        help_text=_("An active entry without a seat (late entry, re-entry, alternate).")
+    )
 
 
 class LockSerializer(serializers.Serializer):
@@ -105,6 +143,7 @@ class LockSerializer(serializers.Serializer):
 
 class BreakOrderSerializer(serializers.Serializer):
     order = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), allow_empty=False,
+        child=serializers.IntegerField(min_value=1),
+        allow_empty=False,
         help_text=_("Every active table number, the first to break first (R8.4)."),
     )

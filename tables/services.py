@@ -77,8 +77,12 @@ class _Snapshot:
         by_id = {t.pk: t for t in self.tables.values()}
         states = {
             t.number: balancing.TableState(
-                number=t.number, size=t.seats, button=t.button_seat, big_blind=t.big_blind_seat,
-                hand_in_progress=t.hand_in_progress, break_order=t.break_order,
+                number=t.number,
+                size=t.seats,
+                button=t.button_seat,
+                big_blind=t.big_blind_seat,
+                hand_in_progress=t.hand_in_progress,
+                break_order=t.break_order,
                 broken=t.status == Table.Status.BROKEN,
             )
             for t in self.tables.values()
@@ -99,8 +103,13 @@ class _Snapshot:
         }
         pending = [
             balancing.Move(
-                player=m.entry_id, from_table=m.from_table.number, from_seat=m.from_seat,
-                to_table=m.to_table.number, to_seat=m.to_seat, reason=m.reason, pending=True,
+                player=m.entry_id,
+                from_table=m.from_table.number,
+                from_seat=m.from_seat,
+                to_table=m.to_table.number,
+                to_seat=m.to_seat,
+                reason=m.reason,
+                pending=True,
             )
             for m in self.pending_rows.values()
         ]
@@ -129,8 +138,15 @@ def _release_busted(tournament: Tournament) -> int:
 # ---------------------------------------------------------------- writing decisions
 
 
-def _write(snapshot: _Snapshot, decision: balancing.Decision, *, actor=None, completed=(), dropped=(),
-           now: datetime | None = None) -> list[Move]:
+def _write(
+    snapshot: _Snapshot,
+    decision: balancing.Decision,
+    *,
+    actor=None,
+    completed=(),
+    dropped=(),
+    now: datetime | None = None,
+) -> list[Move]:
     """Make the decided moves in the database: seats, Move rows, broken tables, draws, audit."""
     now = now or timezone.now()
     tournament = snapshot.tournament
@@ -165,20 +181,28 @@ def _write(snapshot: _Snapshot, decision: balancing.Decision, *, actor=None, com
         rows.append((row, pm))
     for m in decision.moves:
         row = Move(
-            tournament=tournament, entry_id=m.player, from_table=tables[m.from_table], from_seat=m.from_seat,
-            to_table=tables[m.to_table], to_seat=m.to_seat, reason=m.reason, draw=draw,
+            tournament=tournament,
+            entry_id=m.player,
+            from_table=tables[m.from_table],
+            from_seat=m.from_seat,
+            to_table=tables[m.to_table],
+            to_seat=m.to_seat,
+            reason=m.reason,
+            draw=draw,
             actor=actor if getattr(actor, "is_authenticated", False) else None,
         )
         rows.append((row, m))
     # Everybody who moves now stands up first, then sits down: a seat freed by one move may be taken by
     # another, and the database never sees one entry in two seats.
     moving_now = [(row, m) for row, m in rows if not m.pending or row.pk is not None]
-    for row, m in moving_now:
+    for _row, m in moving_now:
         freed = Seat.objects.filter(table=tables[m.from_table], number=m.from_seat, entry_id=m.player).update(
             entry=None, waits_for_big_blind=False
         )
         if freed != 1:
-            raise StateError(_("Seating changed while moves were decided; try again."), code="seating_changed")
+            raise StateError(
+                _("Seating changed while moves were decided; try again."), code="seating_changed"
+            )
     for row, m in moving_now:
         # R8.1: dealt in at once unless seated between the small blind and the button.
         waits = snapshot.field.tables[m.to_table].between_small_blind_and_button(m.to_seat)
@@ -186,7 +210,9 @@ def _write(snapshot: _Snapshot, decision: balancing.Decision, *, actor=None, com
             entry_id=m.player, waits_for_big_blind=waits, seated_at=now
         )
         if taken != 1:
-            raise StateError(_("Seating changed while moves were decided; try again."), code="seating_changed")
+            raise StateError(
+                _("Seating changed while moves were decided; try again."), code="seating_changed"
+            )
         row.status = Move.Status.DONE
         row.applied_at = now
         changed_tables.update({tables[m.from_table].pk, tables[m.to_table].pk})
@@ -203,15 +229,25 @@ def _write(snapshot: _Snapshot, decision: balancing.Decision, *, actor=None, com
         snapshot.plan.final_redraw_at = now
         snapshot.plan.save(update_fields=["final_redraw_at"])
     if decision.moves or decision.broken or completed or dropped:
-        record_audit(actor, "tables.balance", tournament, data={
-            "moves": [
-                {"entry": m.player, "from": [m.from_table, m.from_seat], "to": [m.to_table, m.to_seat],
-                 "reason": m.reason, "pending": m.pending}
-                for m in list(completed) + decision.moves
-            ],
-            "broken": decision.broken,
-            "final_redraw": decision.final_redraw,
-        })
+        record_audit(
+            actor,
+            "tables.balance",
+            tournament,
+            data={
+                "moves": [
+                    {
+                        "entry": m.player,
+                        "from": [m.from_table, m.from_seat],
+                        "to": [m.to_table, m.to_seat],
+                        "reason": m.reason,
+                        "pending": m.pending,
+                    }
+                    for m in list(completed) + decision.moves
+                ],
+                "broken": decision.broken,
+                "final_redraw": decision.final_redraw,
+            },
+        )
         Table.objects.filter(pk__in=changed_tables).update(version=F("version") + 1)
         for pk in sorted(changed_tables):
             live.table_changed(pk, "seats")
@@ -237,7 +273,9 @@ def _create_tables(tournament: Tournament, count: int, *, first_number: int = 1)
         raise RuleError(
             _("A Courchevel table seats 2 to 8 players (R2.7); this tournament asks for %(seats)s.")
             % {"seats": size},
-            code="too_many_seats", field="seats_per_table", rule="R2.7",
+            code="too_many_seats",
+            field="seats_per_table",
+            rule="R2.7",
         )
     tables = [
         Table.objects.create(tournament=tournament, number=n, seats=size, break_order=n)
@@ -282,11 +320,14 @@ def draw_seats(tournament: Tournament, rng=None, *, actor=None) -> SeatDraw:
     Seat.objects.bulk_update(seats.values(), ["entry", "seated_at"])
     seating_plan(tournament)
     draw = SeatDraw.objects.create(
-        tournament=tournament, kind=SeatDraw.Kind.START, seed=seed,
+        tournament=tournament,
+        kind=SeatDraw.Kind.START,
+        seed=seed,
         assignment=[{"entry": e, "table": t, "seat": s} for e, (t, s) in assignment.items()],
     )
-    record_audit(actor, "tables.draw", tournament, data={"entries": len(entries), "tables": count,
-                                                         "seed": seed.hex()})
+    record_audit(
+        actor, "tables.draw", tournament, data={"entries": len(entries), "tables": count, "seed": seed.hex()}
+    )
     for table in tables:
         live.table_changed(table.pk, "seats")
     live.tournament_changed(tournament.pk, "seating")
@@ -304,11 +345,15 @@ def seat_entry(entry: Entry, *, actor=None, rng=None) -> Seat | None:
     tournament = _lock(entry.tournament)
     entry = Entry.objects.get(pk=entry.pk)
     if entry.status != ACTIVE:
-        raise StateError(_("%(entry)s is out of the tournament and cannot be seated.") % {"entry": entry},
-                         code="entry_busted", field="entry")
+        raise StateError(
+            _("%(entry)s is out of the tournament and cannot be seated.") % {"entry": entry},
+            code="entry_busted",
+            field="entry",
+        )
     if Seat.objects.filter(entry=entry).exists():
-        raise StateError(_("%(entry)s already has a seat.") % {"entry": entry}, code="already_seated",
-                         field="entry")
+        raise StateError(
+            _("%(entry)s already has a seat.") % {"entry": entry}, code="already_seated", field="entry"
+        )
     if not Table.objects.filter(tournament=tournament).exists():
         return None
     _release_busted(tournament)
@@ -332,12 +377,17 @@ def seat_entry(entry: Entry, *, actor=None, rng=None) -> Seat | None:
     seat.seated_at = timezone.now()
     seat.save(update_fields=["entry", "waits_for_big_blind", "seated_at"])
     SeatDraw.objects.create(
-        tournament=tournament, kind=SeatDraw.Kind.LATE,
+        tournament=tournament,
+        kind=SeatDraw.Kind.LATE,
         seed=snapshot.seed if isinstance(snapshot.rng, balancing.DrawRandom) else b"",
         assignment=[{"entry": entry.pk, "table": table.number, "seat": seat_number}],
     )
-    record_audit(actor, "tables.seat_entry", seat, data={"entry": entry.pk, "table": table.number,
-                                                          "seat": seat_number, "waits_for_big_blind": waits})
+    record_audit(
+        actor,
+        "tables.seat_entry",
+        seat,
+        data={"entry": entry.pk, "table": table.number, "seat": seat_number, "waits_for_big_blind": waits},
+    )
     live.table_changed(table.pk, "seats")
     live.tournament_changed(tournament.pk, "seating")
     _queue_balance(tournament.pk)
@@ -348,9 +398,16 @@ def seat_entry(entry: Entry, *, actor=None, rng=None) -> Seat | None:
 
 
 def _table_state(table: Table) -> balancing.TableState:
-    state = balancing.TableState(number=table.number, size=table.seats, button=table.button_seat,
-                                 big_blind=table.big_blind_seat, hand_in_progress=table.hand_in_progress)
-    for number, entry_id in Seat.objects.filter(table=table, entry__isnull=False).values_list("number", "entry_id"):
+    state = balancing.TableState(
+        number=table.number,
+        size=table.seats,
+        button=table.button_seat,
+        big_blind=table.big_blind_seat,
+        hand_in_progress=table.hand_in_progress,
+    )
+    for number, entry_id in Seat.objects.filter(table=table, entry__isnull=False).values_list(
+        "number", "entry_id"
+    ):
         state.seats[number] = entry_id
     return state
 
@@ -379,8 +436,9 @@ def halted_reason(table: Table) -> str | None:
 
 
 @transaction.atomic
-def hand_started(table: Table, *, button_seat: int | None = None, big_blind_seat: int | None = None,
-                 actor=None) -> Table:
+def hand_started(
+    table: Table, *, button_seat: int | None = None, big_blind_seat: int | None = None, actor=None
+) -> Table:
     """A hand is being dealt at this table: balancing leaves it alone until ``hand_finished`` (R8.3).
 
     The dealing service may pass this hand's positions; they become the table's last-hand positions.
@@ -389,15 +447,17 @@ def hand_started(table: Table, *, button_seat: int | None = None, big_blind_seat
     """
     table = Table.objects.select_for_update().get(pk=table.pk)
     if table.hand_in_progress:
-        raise StateError(_("A hand is already in progress at %(table)s.") % {"table": table},
-                         code="hand_in_progress")
+        raise StateError(
+            _("A hand is already in progress at %(table)s.") % {"table": table}, code="hand_in_progress"
+        )
     reason = halted_reason(table)
     if reason is not None:
         raise StateError(reason, code="table_halted")
     for name, value in (("button_seat", button_seat), ("big_blind_seat", big_blind_seat)):
         if value is not None and not 1 <= value <= table.seats:
-            raise ValidationError({name: _("Table %(table)s has no seat %(seat)s.") % {"table": table.number,
-                                                                                      "seat": value}})
+            raise ValidationError(
+                {name: _("Table %(table)s has no seat %(seat)s.") % {"table": table.number, "seat": value}}
+            )
     table.hand_in_progress = True
     fields = ["hand_in_progress", "version"]
     if button_seat is not None:
@@ -413,7 +473,9 @@ def hand_started(table: Table, *, button_seat: int | None = None, big_blind_seat
 
 
 @transaction.atomic
-def hand_finished(table: Table, *, button_seat: int | None, big_blind_seat: int | None, actor=None) -> list[Move]:
+def hand_finished(
+    table: Table, *, button_seat: int | None, big_blind_seat: int | None, actor=None
+) -> list[Move]:
     """The hand at this table is over: record its positions, make the moves that waited for it, rebalance.
 
     Moves out of this table that waited for the hand are made now; a balancing move waiting here is
@@ -424,8 +486,9 @@ def hand_finished(table: Table, *, button_seat: int | None, big_blind_seat: int 
     table = Table.objects.select_for_update().get(pk=table.pk)
     for name, value in (("button_seat", button_seat), ("big_blind_seat", big_blind_seat)):
         if value is not None and not 1 <= value <= table.seats:
-            raise ValidationError({name: _("Table %(table)s has no seat %(seat)s.") % {"table": table.number,
-                                                                                      "seat": value}})
+            raise ValidationError(
+                {name: _("Table %(table)s has no seat %(seat)s.") % {"table": table.number, "seat": value}}
+            )
     table.hand_in_progress = False
     table.button_seat = button_seat
     table.big_blind_seat = big_blind_seat
@@ -472,16 +535,25 @@ def balance(tournament: Tournament, *, actor=None, apply: bool = True, rng=None)
     snapshot = _Snapshot(tournament, rng=rng, lock=apply)
     if not apply:
         # Busted players still sitting would be moved in a suggestion: take them out of the picture.
-        busted = set(Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE).values_list("pk", flat=True))
+        busted = set(
+            Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE).values_list("pk", flat=True)
+        )
         for player in [p for p in snapshot.field.where if p in busted]:
             snapshot.field.bust(player)
     decision = snapshot.field.decide()
     if not apply:
         tables = snapshot.tables
         return [
-            Move(tournament=tournament, entry_id=m.player, from_table=tables[m.from_table], from_seat=m.from_seat,
-                 to_table=tables[m.to_table], to_seat=m.to_seat, reason=m.reason,
-                 status=Move.Status.PENDING if m.pending else Move.Status.DONE)
+            Move(
+                tournament=tournament,
+                entry_id=m.player,
+                from_table=tables[m.from_table],
+                from_seat=m.from_seat,
+                to_table=tables[m.to_table],
+                to_seat=m.to_seat,
+                reason=m.reason,
+                status=Move.Status.PENDING if m.pending else Move.Status.DONE,
+            )
             for m in decision.moves
         ]
     return _write(snapshot, decision, actor=actor)
@@ -506,11 +578,17 @@ def _check_seat(table: Table, number, field: str = "seat") -> None:
     if number > MAX_SEATS:
         raise RuleError(
             _("A Courchevel table has at most 8 seats (R2.7): there is no seat %(seat)s.") % {"seat": number},
-            code="ninth_seat", field=field, rule="R2.7",
+            code="ninth_seat",
+            field=field,
+            rule="R2.7",
         )
     if not 1 <= number <= table.seats:
-        raise ValidationError({field: _("Table %(table)s has seats 1 to %(seats)s, not %(seat)s.")
-                               % {"table": table.number, "seats": table.seats, "seat": number}})
+        raise ValidationError(
+            {
+                field: _("Table %(table)s has seats 1 to %(seats)s, not %(seat)s.")
+                % {"table": table.number, "seats": table.seats, "seat": number}
+            }
+        )
 
 
 @transaction.atomic
@@ -522,31 +600,53 @@ def move_entry(entry: Entry, to_table: Table, to_seat: int, *, reason: str, acto
     entry = Entry.objects.get(pk=entry.pk)
     to_table = Table.objects.select_for_update().get(pk=to_table.pk)
     if to_table.tournament_id != tournament.pk:
-        raise ValidationError({"table": _("Table %(table)s is not in this tournament.") % {"table": to_table.number}})
+        raise ValidationError(
+            {"table": _("Table %(table)s is not in this tournament.") % {"table": to_table.number}}
+        )
     _check_seat(to_table, to_seat)
     if entry.status != ACTIVE:
-        raise StateError(_("%(entry)s is out of the tournament and cannot be moved.") % {"entry": entry},
-                         code="entry_busted", field="entry")
+        raise StateError(
+            _("%(entry)s is out of the tournament and cannot be moved.") % {"entry": entry},
+            code="entry_busted",
+            field="entry",
+        )
     if to_table.status != Table.Status.ACTIVE:
         raise StateError(_("%(table)s is broken.") % {"table": to_table}, code="table_broken", field="table")
     if Move.objects.filter(entry=entry, status=Move.Status.PENDING).exists():
-        raise StateError(_("%(entry)s already has a move waiting for the hand to end.") % {"entry": entry},
-                         code="move_pending", field="entry")
+        raise StateError(
+            _("%(entry)s already has a move waiting for the hand to end.") % {"entry": entry},
+            code="move_pending",
+            field="entry",
+        )
     target = Seat.objects.select_for_update().get(table=to_table, number=to_seat)
     if target.entry_id is not None:
-        raise StateError(_("Table %(table)s seat %(seat)s is taken by %(entry)s.")
-                         % {"table": to_table.number, "seat": to_seat, "entry": target.entry},
-                         code="seat_taken", field="seat")
+        raise StateError(
+            _("Table %(table)s seat %(seat)s is taken by %(entry)s.")
+            % {"table": to_table.number, "seat": to_seat, "entry": target.entry},
+            code="seat_taken",
+            field="seat",
+        )
     if Move.objects.filter(to_table=to_table, to_seat=to_seat, status=Move.Status.PENDING).exists():
-        raise StateError(_("Table %(table)s seat %(seat)s is promised to a player who is moving there.")
-                         % {"table": to_table.number, "seat": to_seat}, code="seat_promised", field="seat")
+        raise StateError(
+            _("Table %(table)s seat %(seat)s is promised to a player who is moving there.")
+            % {"table": to_table.number, "seat": to_seat},
+            code="seat_promised",
+            field="seat",
+        )
     current = Seat.objects.select_for_update().select_related("table").filter(entry=entry).first()
     now = timezone.now()
     waits = _table_state(to_table).between_small_blind_and_button(to_seat)
-    move = Move(tournament=tournament, entry=entry, from_table=current.table if current else None,
-                from_seat=current.number if current else None, to_table=to_table, to_seat=to_seat,
-                reason=Move.Reason.MANUAL, note=reason.strip()[:200],
-                actor=actor if getattr(actor, "is_authenticated", False) else None)
+    move = Move(
+        tournament=tournament,
+        entry=entry,
+        from_table=current.table if current else None,
+        from_seat=current.number if current else None,
+        to_table=to_table,
+        to_seat=to_seat,
+        reason=Move.Reason.MANUAL,
+        note=reason.strip()[:200],
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+    )
     if current is not None and current.table.hand_in_progress:
         move.status = Move.Status.PENDING
     else:
@@ -562,10 +662,18 @@ def move_entry(entry: Entry, to_table: Table, to_seat: int, *, reason: str, acto
         move.status = Move.Status.DONE
         move.applied_at = now
     move.save()
-    record_audit(actor, "tables.move", move, reason=reason, data={
-        "entry": entry.pk, "to": [to_table.number, to_seat], "status": move.status,
-        "from": [current.table.number, current.number] if current else None,
-    })
+    record_audit(
+        actor,
+        "tables.move",
+        move,
+        reason=reason,
+        data={
+            "entry": entry.pk,
+            "to": [to_table.number, to_seat],
+            "status": move.status,
+            "from": [current.table.number, current.number] if current else None,
+        },
+    )
     live.table_changed(to_table.pk, "seats")
     live.tournament_changed(tournament.pk, "seating")
     return move
@@ -608,8 +716,11 @@ def acknowledge_move(move: Move, *, actor=None) -> Move:
     if move.status == Move.Status.ACKNOWLEDGED:
         return move
     if move.status != Move.Status.DONE:
-        raise StateError(_("This move is %(status)s: only a move that is done can be acknowledged.")
-                         % {"status": move.get_status_display()}, code="move_not_done")
+        raise StateError(
+            _("This move is %(status)s: only a move that is done can be acknowledged.")
+            % {"status": move.get_status_display()},
+            code="move_not_done",
+        )
     move.status = Move.Status.ACKNOWLEDGED
     move.acknowledged_at = timezone.now()
     move.save(update_fields=["status", "acknowledged_at"])
@@ -631,11 +742,17 @@ def set_break_order(tournament: Tournament, numbers: list[int], *, actor=None) -
         raise ValidationError({"order": _("A table is listed twice.")})
     unknown = sorted(set(numbers) - set(active))
     if unknown:
-        raise ValidationError({"order": _("No active table %(numbers)s.") % {"numbers": ", ".join(map(str, unknown))}})
+        raise ValidationError(
+            {"order": _("No active table %(numbers)s.") % {"numbers": ", ".join(map(str, unknown))}}
+        )
     missing = sorted(set(active) - set(numbers))
     if missing:
-        raise ValidationError({"order": _("Every active table must be listed; missing %(numbers)s.")
-                               % {"numbers": ", ".join(map(str, missing))}})
+        raise ValidationError(
+            {
+                "order": _("Every active table must be listed; missing %(numbers)s.")
+                % {"numbers": ", ".join(map(str, missing))}
+            }
+        )
     for i, number in enumerate(numbers):
         active[number].break_order = len(numbers) - i
     Table.objects.bulk_update(active.values(), ["break_order"])
@@ -649,8 +766,13 @@ def update_plan(tournament: Tournament, *, actor=None, **fields) -> SeatingPlan:
     """Change how tables are balanced (R8.3): allowed difference, relaxed difference, review mode."""
     tournament = _lock(tournament)
     plan = seating_plan(tournament)
-    allowed = {"allowed_difference", "relaxed_difference", "relaxed_above_tables", "final_table_seats",
-               "review_moves"}
+    allowed = {
+        "allowed_difference",
+        "relaxed_difference",
+        "relaxed_above_tables",
+        "final_table_seats",
+        "review_moves",
+    }
     for name, value in fields.items():
         if name not in allowed:
             raise ValidationError({name: _("This setting cannot be changed here.")})

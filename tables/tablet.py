@@ -26,7 +26,6 @@ from tournaments.devices import (
 )
 
 
-
 def tablet_labels() -> dict:
     return {
         "seat": _("Seat"),
@@ -96,7 +95,9 @@ def tablet(request, table_id: int):
     device = device_from_cookies(request.COOKIES, DeviceKind.TABLET, table.pk)
     staff = request.user.is_authenticated and request.user.is_staff
     if device is None and not staff:
-        return render(request, "pair.html", {"reason": _("This tablet is not paired for this table.")}, status=403)
+        return render(
+            request, "pair.html", {"reason": _("This tablet is not paired for this table.")}, status=403
+        )
     token = request.COOKIES.get(device.cookie_name) if device else ""
     return render(
         request,
@@ -135,8 +136,11 @@ class TabletView(APIView):
 
 
 class CallFloorView(TabletView):
-    @extend_schema(summary="A dealer tablet calls the floor to its table", request=None,
-                   responses={200: OpenApiTypes.OBJECT, **TABLET_ERRORS})
+    @extend_schema(
+        summary="A dealer tablet calls the floor to its table",
+        request=None,
+        responses={200: OpenApiTypes.OBJECT, **TABLET_ERRORS},
+    )
     def post(self, request, table_id):
         table = self.table(table_id)
         actor, device = actor_and_device(request)
@@ -145,9 +149,15 @@ class CallFloorView(TabletView):
 
 
 class AcknowledgeMoveView(TabletView):
-    @extend_schema(summary="The dealer saw a moved player arrive or leave", request=None,
-                   responses={200: OpenApiTypes.OBJECT, **TABLET_ERRORS,
-                              409: OpenApiResponse(description=gettext_lazy("The move is not done yet."))})
+    @extend_schema(
+        summary="The dealer saw a moved player arrive or leave",
+        request=None,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            **TABLET_ERRORS,
+            409: OpenApiResponse(description=gettext_lazy("The move is not done yet.")),
+        },
+    )
     def post(self, request, table_id, move_id):
         from tables import services
         from tables.models import Move
@@ -157,7 +167,7 @@ class AcknowledgeMoveView(TabletView):
         move = Move.objects.filter(pk=move_id).first()
         if move is None or table.pk not in (move.to_table_id, move.from_table_id):
             raise NotFound(gettext_lazy("No such move at this table."))
-        actor, device = actor_and_device(request)
+        actor, _device = actor_and_device(request)
         try:
             move = services.acknowledge_move(move, actor=actor)
         except TournamentError as exc:

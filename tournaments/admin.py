@@ -9,8 +9,18 @@ from .models import AuditEntry, BlindStructure, Entry, Level, Player, Tournament
 class LevelInline(admin.TabularInline):
     model = Level
     extra = 0
-    fields = ["order", "is_break", "duration_minutes", "small_blind", "big_blind", "ante", "ante_kind",
-              "small_bet", "big_bet", "color_up"]
+    fields = [
+        "order",
+        "is_break",
+        "duration_minutes",
+        "small_blind",
+        "big_blind",
+        "ante",
+        "ante_kind",
+        "small_bet",
+        "big_bet",
+        "color_up",
+    ]
 
 
 @admin.register(BlindStructure)
@@ -23,8 +33,18 @@ class BlindStructureAdmin(admin.ModelAdmin):
 
 @admin.register(Level)
 class LevelAdmin(admin.ModelAdmin):
-    list_display = ["structure", "order", "is_break", "duration_minutes", "small_blind", "big_blind", "ante",
-                    "ante_kind", "small_bet", "big_bet"]
+    list_display = [
+        "structure",
+        "order",
+        "is_break",
+        "duration_minutes",
+        "small_blind",
+        "big_blind",
+        "ante",
+        "ante_kind",
+        "small_bet",
+        "big_bet",
+    ]
     list_filter = ["is_break", "ante_kind"]
     list_select_related = ["structure"]
 
@@ -32,7 +52,17 @@ class LevelAdmin(admin.ModelAdmin):
 class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
-    fields = ["player", "number", "status", "chips", "rebuys", "addon_taken", "place", "place_shared_to", "prize"]
+    fields = [
+        "player",
+        "number",
+        "status",
+        "chips",
+        "rebuys",
+        "addon_taken",
+        "place",
+        "place_shared_to",
+        "prize",
+    ]
     readonly_fields = ["status", "place", "place_shared_to", "prize"]
     raw_id_fields = ["player"]
 
@@ -42,9 +72,19 @@ class TournamentAdmin(admin.ModelAdmin):
     list_display = ["name", "game", "betting", "status", "level_index", "hand_for_hand", "created_at"]
     list_filter = ["status", "game", "betting"]
     search_fields = ["name"]
-    readonly_fields = ["master_seed_commitment", "level_index", "level_started_at", "paused_at",
-                       "remaining_when_paused", "clock_version", "hand_for_hand", "hand_for_hand_round_started_at",
-                       "started_at", "finished_at", "created_at"]
+    readonly_fields = [
+        "master_seed_commitment",
+        "level_index",
+        "level_started_at",
+        "paused_at",
+        "remaining_when_paused",
+        "clock_version",
+        "hand_for_hand",
+        "hand_for_hand_round_started_at",
+        "started_at",
+        "finished_at",
+        "created_at",
+    ]
     raw_id_fields = ["structure"]
     inlines = [EntryInline]
 
@@ -62,8 +102,15 @@ class EntryAdmin(admin.ModelAdmin):
     search_fields = ["player__name"]
     list_select_related = ["player", "tournament"]
     raw_id_fields = ["player", "tournament"]
-    readonly_fields = ["status", "place", "place_shared_to", "prize", "busted_at", "chips_at_start_of_bust_hand",
-                       "bust_hand_label"]
+    readonly_fields = [
+        "status",
+        "place",
+        "place_shared_to",
+        "prize",
+        "busted_at",
+        "chips_at_start_of_bust_hand",
+        "bust_hand_label",
+    ]
 
 
 @admin.register(AuditEntry)

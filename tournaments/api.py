@@ -72,26 +72,33 @@ class StructureViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
             queryset = queryset.filter(is_template=True)
         return queryset
 
-    @extend_schema(request=s.StructureCreateSerializer, responses=errors(*WRITE_ERRORS, ok=s.StructureSerializer,
-                                                                          ok_code=201),
-                   summary="Create a structure from a list of levels")
+    @extend_schema(
+        request=s.StructureCreateSerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.StructureSerializer, ok_code=201),
+        summary="Create a structure from a list of levels",
+    )
     def create(self, request):
         data = _valid(s.StructureCreateSerializer, request)
         levels = [dict(level) for level in data.pop("levels", [])]
         structure = services.create_structure(levels=levels, actor=request.user, **data)
         return Response(s.StructureSerializer(structure).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.CopyStructureSerializer, responses=errors(*WRITE_ERRORS, ok=s.StructureSerializer,
-                                                                        ok_code=201),
-                   summary="Copy a structure (a template) to edit it")
+    @extend_schema(
+        request=s.CopyStructureSerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.StructureSerializer, ok_code=201),
+        summary="Copy a structure (a template) to edit it",
+    )
     @action(detail=True, methods=["post"])
     def copy(self, request, pk=None):
         data = _valid(s.CopyStructureSerializer, request)
         copy = services.copy_structure(self.get_object(), name=data.get("name", ""), actor=request.user)
         return Response(s.StructureSerializer(copy).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.LevelSerializer, responses=errors(*WRITE_ERRORS, ok=s.LevelSerializer, ok_code=201),
-                   summary="Add a level or break (at ``order``, default the end)")
+    @extend_schema(
+        request=s.LevelSerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.LevelSerializer, ok_code=201),
+        summary="Add a level or break (at ``order``, default the end)",
+    )
     @action(detail=True, methods=["post"], url_path="levels")
     def add_level(self, request, pk=None):
         structure = self.get_object()
@@ -102,8 +109,10 @@ class StructureViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
 
 @extend_schema_view(
     retrieve=extend_schema(responses=errors(404, ok=s.LevelSerializer)),
-    partial_update=extend_schema(responses=errors(*WRITE_ERRORS, ok=s.LevelSerializer),
-                                 summary="Edit a level (not of a template; not a level already played)"),
+    partial_update=extend_schema(
+        responses=errors(*WRITE_ERRORS, ok=s.LevelSerializer),
+        summary="Edit a level (not of a template; not a level already played)",
+    ),
     destroy=extend_schema(responses=errors(403, 404, 409, ok=None, ok_code=204)),
 )
 class LevelViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
@@ -116,8 +125,10 @@ class LevelViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         level = self.get_object()
         data = _valid(s.LevelSerializer, request, partial=True)
         if "order" in data:
-            return Response({"detail": str(_("order: a level cannot be moved; delete and add it."))},
-                            status=status.HTTP_400_BAD_REQUEST)
+            return Response(
+                {"detail": str(_("order: a level cannot be moved; delete and add it."))},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         level = services.update_level(level, actor=request.user, **data)
         return Response(s.LevelSerializer(level).data)
 
@@ -142,23 +153,29 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def _fresh(self, tournament):
         return Response(s.TournamentSerializer(Tournament.objects.get(pk=tournament.pk)).data)
 
-    @extend_schema(request=s.TournamentWriteSerializer,
-                   responses=errors(*WRITE_ERRORS, ok=s.TournamentSerializer, ok_code=201),
-                   summary="Create a tournament with a copy of a blind structure")
+    @extend_schema(
+        request=s.TournamentWriteSerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.TournamentSerializer, ok_code=201),
+        summary="Create a tournament with a copy of a blind structure",
+    )
     def create(self, request):
         data = _valid(s.TournamentWriteSerializer, request)
         tournament = services.create_tournament(actor=request.user, **data)
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.TournamentWriteSerializer,
-                   responses=errors(*WRITE_ERRORS, ok=s.TournamentSerializer),
-                   summary="Edit a tournament (payouts, late registration ... while it runs)")
+    @extend_schema(
+        request=s.TournamentWriteSerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.TournamentSerializer),
+        summary="Edit a tournament (payouts, late registration ... while it runs)",
+    )
     def partial_update(self, request, pk=None):
         tournament = self.get_object()
         data = _valid(s.TournamentWriteSerializer, request, partial=True, instance=tournament)
         if "structure" in data:
-            return Response({"detail": str(_("structure: edit the tournament's own levels instead."))},
-                            status=status.HTTP_400_BAD_REQUEST)
+            return Response(
+                {"detail": str(_("structure: edit the tournament's own levels instead."))},
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         services.update_tournament(tournament, actor=request.user, **data)
         return self._fresh(tournament)
 
@@ -167,35 +184,53 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         operation(tournament, actor=request.user)
         return self._fresh(tournament)
 
-    @extend_schema(request=None, responses=errors(403, 404, 409, ok=s.TournamentSerializer),
-                   summary="planned -> registering")
+    @extend_schema(
+        request=None,
+        responses=errors(403, 404, 409, ok=s.TournamentSerializer),
+        summary="planned -> registering",
+    )
     @action(detail=True, methods=["post"], url_path="open-registration")
     def open_registration(self, request, pk=None):
         return self._lifecycle(request, services.open_registration)
 
-    @extend_schema(request=None, responses=errors(403, 404, 409, ok=s.TournamentSerializer),
-                   summary="registering -> running: starts the clock (needs players seated)")
+    @extend_schema(
+        request=None,
+        responses=errors(403, 404, 409, ok=s.TournamentSerializer),
+        summary="registering -> running: starts the clock (needs players seated)",
+    )
     @action(detail=True, methods=["post"])
     def start(self, request, pk=None):
         return self._lifecycle(request, services.start_tournament)
 
-    @extend_schema(request=None, responses=errors(403, 404, 409, ok=s.TournamentSerializer),
-                   summary="-> finished (one player left); reveals a master seed")
+    @extend_schema(
+        request=None,
+        responses=errors(403, 404, 409, ok=s.TournamentSerializer),
+        summary="-> finished (one player left); reveals a master seed",
+    )
     @action(detail=True, methods=["post"])
     def finish(self, request, pk=None):
         return self._lifecycle(request, services.finish_tournament)
 
-    @extend_schema(request=None, responses=errors(403, 404, 409, ok=s.ColorUpResultSerializer),
-                   summary="At a break: color up the break's chips and race off the odd ones (R8.7)")
+    @extend_schema(
+        request=None,
+        responses=errors(403, 404, 409, ok=s.ColorUpResultSerializer),
+        summary="At a break: color up the break's chips and race off the odd ones (R8.7)",
+    )
     @action(detail=True, methods=["post"], url_path="color-up")
     def color_up(self, request, pk=None):
         tournament = self.get_object()
         result = services.color_up(tournament, actor=request.user)
         tournament.refresh_from_db()
-        return Response(s.ColorUpResultSerializer({
-            "chip_denominations": tournament.chip_denominations, "smallest_chip": tournament.smallest_chip,
-            "race_winners": result.winners, "saved": result.saved,
-        }).data)
+        return Response(
+            s.ColorUpResultSerializer(
+                {
+                    "chip_denominations": tournament.chip_denominations,
+                    "smallest_chip": tournament.smallest_chip,
+                    "race_winners": result.winners,
+                    "saved": result.saved,
+                }
+            ).data
+        )
 
     # -- the clock
 
@@ -210,50 +245,72 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         tournament = Tournament.objects.get(pk=tournament.pk)
         return Response(s.ClockSerializer(s.clock_payload(tournament)).data)
 
-    @extend_schema(request=None, responses=errors(403, 404, 409, ok=s.ClockSerializer), summary="Pause the clock")
+    @extend_schema(
+        request=None, responses=errors(403, 404, 409, ok=s.ClockSerializer), summary="Pause the clock"
+    )
     @action(detail=True, methods=["post"], url_path="clock/pause")
     def clock_pause(self, request, pk=None):
         return self._clock(request, services.pause_clock)
 
-    @extend_schema(request=None, responses=errors(403, 404, 409, ok=s.ClockSerializer), summary="Resume the clock")
+    @extend_schema(
+        request=None, responses=errors(403, 404, 409, ok=s.ClockSerializer), summary="Resume the clock"
+    )
     @action(detail=True, methods=["post"], url_path="clock/resume")
     def clock_resume(self, request, pk=None):
         return self._clock(request, services.resume_clock)
 
-    @extend_schema(request=s.AddTimeSerializer, responses=errors(400, 403, 404, 409, ok=s.ClockSerializer),
-                   summary="Add (or remove, negative) time in the current level or break")
+    @extend_schema(
+        request=s.AddTimeSerializer,
+        responses=errors(400, 403, 404, 409, ok=s.ClockSerializer),
+        summary="Add (or remove, negative) time in the current level or break",
+    )
     @action(detail=True, methods=["post"], url_path="clock/add-time")
     def clock_add_time(self, request, pk=None):
         data = _valid(s.AddTimeSerializer, request)
         return self._clock(request, services.add_time, data["seconds"])
 
-    @extend_schema(request=s.JumpSerializer, responses=errors(400, 403, 404, 409, ok=s.ClockSerializer),
-                   summary="Jump to a level (full time)")
+    @extend_schema(
+        request=s.JumpSerializer,
+        responses=errors(400, 403, 404, 409, ok=s.ClockSerializer),
+        summary="Jump to a level (full time)",
+    )
     @action(detail=True, methods=["post"], url_path="clock/jump")
     def clock_jump(self, request, pk=None):
         data = _valid(s.JumpSerializer, request)
         return self._clock(request, services.jump_to_level, data["level_index"])
 
-    @extend_schema(request=s.HandForHandSerializer, responses=errors(400, 403, 404, 409, ok=s.ClockSerializer),
-                   summary="Hand-for-hand on (pauses the clock) or off (R8.6)")
+    @extend_schema(
+        request=s.HandForHandSerializer,
+        responses=errors(400, 403, 404, 409, ok=s.ClockSerializer),
+        summary="Hand-for-hand on (pauses the clock) or off (R8.6)",
+    )
     @action(detail=True, methods=["post"], url_path="clock/hand-for-hand")
     def clock_hand_for_hand(self, request, pk=None):
         data = _valid(s.HandForHandSerializer, request)
         return self._clock(request, services.set_hand_for_hand, data["on"])
 
-    @extend_schema(request=None, responses=errors(403, 404, 409, ok=s.ClockSerializer),
-                   summary="A hand-for-hand round finished: the clock loses at most 2 minutes (R8.6)")
+    @extend_schema(
+        request=None,
+        responses=errors(403, 404, 409, ok=s.ClockSerializer),
+        summary="A hand-for-hand round finished: the clock loses at most 2 minutes (R8.6)",
+    )
     @action(detail=True, methods=["post"], url_path="clock/hand-for-hand-round")
     def clock_hand_for_hand_round(self, request, pk=None):
         return self._clock(request, services.hand_for_hand_round_finished)
 
     # -- entries
 
-    @extend_schema(methods=["get"], responses=errors(404, ok=s.EntrySerializer(many=True)),
-                   summary="Entries (best place first, then chips)")
-    @extend_schema(methods=["post"], request=s.RegisterSerializer,
-                   responses=errors(*WRITE_ERRORS, ok=s.EntrySerializer, ok_code=201),
-                   summary="Register a player (a re-entry if they busted before)")
+    @extend_schema(
+        methods=["get"],
+        responses=errors(404, ok=s.EntrySerializer(many=True)),
+        summary="Entries (best place first, then chips)",
+    )
+    @extend_schema(
+        methods=["post"],
+        request=s.RegisterSerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.EntrySerializer, ok_code=201),
+        summary="Register a player (a re-entry if they busted before)",
+    )
     @action(detail=True, methods=["get", "post"])
     def entries(self, request, pk=None):
         tournament = self.get_object()
@@ -266,8 +323,11 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             entry = services.register(tournament, player, actor=request.user)
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=s.BustSerializer, responses=errors(*WRITE_ERRORS, ok=s.EntrySerializer(many=True)),
-                   summary="Players out of chips on one hand get their places (R8.6, R8.8)")
+    @extend_schema(
+        request=s.BustSerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.EntrySerializer(many=True)),
+        summary="Players out of chips on one hand get their places (R8.6, R8.8)",
+    )
     @action(detail=True, methods=["post"])
     def bust(self, request, pk=None):
         tournament = self.get_object()
@@ -276,60 +336,110 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         found = Entry.objects.in_bulk(ids)
         missing = [i for i in ids if i not in found or found[i].tournament_id != tournament.pk]
         if missing:
-            return Response({"detail": str(_("busts: entry %(id)s is not in this tournament.") % {"id": missing[0]}),
-                             "field": "busts"}, status=status.HTTP_400_BAD_REQUEST)
+            return Response(
+                {
+                    "detail": str(_("busts: entry %(id)s is not in this tournament.") % {"id": missing[0]}),
+                    "field": "busts",
+                },
+                status=status.HTTP_400_BAD_REQUEST,
+            )
         pairs = [(found[item["entry"]], item["chips_at_start"]) for item in data["busts"]]
         busted = services.bust_entries(tournament, pairs, actor=request.user, hand_label=data["hand_label"])
-        fresh = Entry.objects.select_related("player").filter(pk__in=[e.pk for e in busted]).order_by("place", "id")
+        fresh = (
+            Entry.objects.select_related("player")
+            .filter(pk__in=[e.pk for e in busted])
+            .order_by("place", "id")
+        )
         return Response(s.EntrySerializer(fresh, many=True).data)
 
     # -- prizes
 
-    @extend_schema(responses=errors(404, ok=s.PayoutsSerializer), summary="Prize pool, payout table, each finisher's prize")
+    @extend_schema(
+        responses=errors(404, ok=s.PayoutsSerializer),
+        summary="Prize pool, payout table, each finisher's prize",
+    )
     @action(detail=True, methods=["get"])
     def payouts(self, request, pk=None):
         tournament = self.get_object()
         pool = services.prize_pool(tournament)
         table = services.payout_table(tournament)
-        finishers = tournament.entries.filter(place__isnull=False).select_related("player").order_by("place", "id")
-        return Response(s.PayoutsSerializer({
-            "prize_pool": pool,
-            "field_size": tournament.entries.count(),
-            "places_paid": len(table),
-            "table": [{"place": i, "amount": amount, "percent": round(100 * amount / pool, 2) if pool else 0}
-                      for i, amount in enumerate(table, start=1)],
-            "finishers": [{"entry": e.pk, "player": e.player.name, "place": e.place,
-                           "place_shared_to": e.place_shared_to, "prize": e.prize} for e in finishers],
-        }).data)
+        finishers = (
+            tournament.entries.filter(place__isnull=False).select_related("player").order_by("place", "id")
+        )
+        return Response(
+            s.PayoutsSerializer(
+                {
+                    "prize_pool": pool,
+                    "field_size": tournament.entries.count(),
+                    "places_paid": len(table),
+                    "table": [
+                        {
+                            "place": i,
+                            "amount": amount,
+                            "percent": round(100 * amount / pool, 2) if pool else 0,
+                        }
+                        for i, amount in enumerate(table, start=1)
+                    ],
+                    "finishers": [
+                        {
+                            "entry": e.pk,
+                            "player": e.player.name,
+                            "place": e.place,
+                            "place_shared_to": e.place_shared_to,
+                            "prize": e.prize,
+                        }
+                        for e in finishers
+                    ],
+                }
+            ).data
+        )
 
-    @extend_schema(responses=errors(404, 422, ok=s.ICMResultSerializer),
-                   summary="ICM equity of the players left, for the prizes still to be won")
+    @extend_schema(
+        responses=errors(404, 422, ok=s.ICMResultSerializer),
+        summary="ICM equity of the players left, for the prizes still to be won",
+    )
     @action(detail=True, methods=["get"])
     def icm(self, request, pk=None):
         tournament = self.get_object()
-        active = list(tournament.entries.filter(status=Entry.Status.ACTIVE, chips__gt=0).order_by("-chips", "id"))
+        active = list(
+            tournament.entries.filter(status=Entry.Status.ACTIVE, chips__gt=0).order_by("-chips", "id")
+        )
         table = services.payout_table(tournament)[: len(active)]
         stacks = [e.chips for e in active]
         try:
             equities = icm.equities(stacks, table or [0])
         except icm.ICMError as exc:
             raise Unprocessable(detail=str(_("ICM: %(problem)s") % {"problem": exc.message})) from exc
-        return Response({"entries": [e.pk for e in active], "stacks": stacks, "payouts": table,
-                         "equities": [round(x, 2) for x in equities]})
+        return Response(
+            {
+                "entries": [e.pk for e in active],
+                "stacks": stacks,
+                "payouts": table,
+                "equities": [round(x, 2) for x in equities],
+            }
+        )
 
-    @extend_schema(responses=errors(403, 404, ok=s.AuditEntrySerializer(many=True)),
-                   summary="Who did what (staff only)")
+    @extend_schema(
+        responses=errors(403, 404, ok=s.AuditEntrySerializer(many=True)), summary="Who did what (staff only)"
+    )
     @action(detail=True, methods=["get"], permission_classes=[permissions.IsAdminUser])
     def audit(self, request, pk=None):
         tournament = self.get_object()
-        return Response(s.AuditEntrySerializer(tournament.audit_entries.select_related("actor")[:500], many=True).data)
+        return Response(
+            s.AuditEntrySerializer(tournament.audit_entries.select_related("actor")[:500], many=True).data
+        )
 
 
 # ---------------------------------------------------------------- players and entries
 
 
-class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
-                    mixins.UpdateModelMixin, viewsets.GenericViewSet):
+class PlayerViewSet(
+    mixins.ListModelMixin,
+    mixins.RetrieveModelMixin,
+    mixins.CreateModelMixin,
+    mixins.UpdateModelMixin,
+    viewsets.GenericViewSet,
+):
     queryset = Player.objects.order_by("name", "id")
     serializer_class = s.PlayerSerializer
     permission_classes = [IsStaffOrReadOnly]
@@ -350,10 +460,15 @@ class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     permission_classes = [IsStaffOrReadOnly]
 
     def _fresh(self, entry, code=status.HTTP_200_OK):
-        return Response(s.EntrySerializer(Entry.objects.select_related("player").get(pk=entry.pk)).data, status=code)
+        return Response(
+            s.EntrySerializer(Entry.objects.select_related("player").get(pk=entry.pk)).data, status=code
+        )
 
-    @extend_schema(request=None, responses=errors(403, 404, 409, 422, ok=s.EntrySerializer, ok_code=201),
-                   summary="Re-enter: a new entry for this busted player (during late registration)")
+    @extend_schema(
+        request=None,
+        responses=errors(403, 404, 409, 422, ok=s.EntrySerializer, ok_code=201),
+        summary="Re-enter: a new entry for this busted player (during late registration)",
+    )
     @action(detail=True, methods=["post"])
     def reenter(self, request, pk=None):
         entry = self.get_object()
@@ -370,21 +485,31 @@ class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     def addon(self, request, pk=None):
         return self._fresh(services.addon(self.get_object(), actor=request.user))
 
-    @extend_schema(request=s.SetChipsSerializer, responses=errors(*WRITE_ERRORS, ok=s.EntrySerializer),
-                   summary="Correct a chip count (with a reason)")
+    @extend_schema(
+        request=s.SetChipsSerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.EntrySerializer),
+        summary="Correct a chip count (with a reason)",
+    )
     @action(detail=True, methods=["post"])
     def chips(self, request, pk=None):
         data = _valid(s.SetChipsSerializer, request)
-        return self._fresh(services.set_chips(self.get_object(), data["chips"], reason=data["reason"],
-                                              actor=request.user))
+        return self._fresh(
+            services.set_chips(self.get_object(), data["chips"], reason=data["reason"], actor=request.user)
+        )
 
-    @extend_schema(request=s.UndoBustSerializer, responses=errors(*WRITE_ERRORS, ok=s.EntrySerializer),
-                   summary="Undo a bust (with a reason); the audit log keeps the record")
+    @extend_schema(
+        request=s.UndoBustSerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.EntrySerializer),
+        summary="Undo a bust (with a reason); the audit log keeps the record",
+    )
     @action(detail=True, methods=["post"], url_path="undo-bust")
     def undo_bust(self, request, pk=None):
         data = _valid(s.UndoBustSerializer, request)
-        return self._fresh(services.undo_bust(self.get_object(), reason=data["reason"], chips=data.get("chips"),
-                                              actor=request.user))
+        return self._fresh(
+            services.undo_bust(
+                self.get_object(), reason=data["reason"], chips=data.get("chips"), actor=request.user
+            )
+        )
 
 
 class ICMView(APIView):
@@ -392,13 +517,21 @@ class ICMView(APIView):
 
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(request=s.ICMRequestSerializer, responses=errors(400, 422, ok=s.ICMResultSerializer),
-                   summary="ICM calculator for deals")
+    @extend_schema(
+        request=s.ICMRequestSerializer,
+        responses=errors(400, 422, ok=s.ICMResultSerializer),
+        summary="ICM calculator for deals",
+    )
     def post(self, request):
         data = _valid(s.ICMRequestSerializer, request)
         try:
             equities = icm.equities(data["stacks"], data["payouts"])
         except icm.ICMError as exc:
             raise Unprocessable(detail=str(exc.message)) from exc
-        return Response({"stacks": data["stacks"], "payouts": data["payouts"],
-                         "equities": [round(x, 2) for x in equities]})
+        return Response(
+            {
+                "stacks": data["stacks"],
+                "payouts": data["payouts"],
+                "equities": [round(x, 2) for x in equities],
+            }
+        )

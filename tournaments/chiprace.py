@@ -20,8 +20,9 @@ class RaceResult:
     saved: list  # keys given one chip so as not to be raced out
 
 
-def chip_race(stacks: list[tuple[object, int]], old_unit: int, new_unit: int,
-              rng: random.Random | None = None) -> RaceResult:
+def chip_race(
+    stacks: list[tuple[object, int]], old_unit: int, new_unit: int, rng: random.Random | None = None
+) -> RaceResult:
     """``stacks`` in seat order (key, chips); chips are multiples of ``old_unit``."""
     if old_unit <= 0 or new_unit <= old_unit or new_unit % old_unit:
         raise ValueError("The new smallest chip must be a larger multiple of the old one.")

@@ -22,10 +22,30 @@ from .models import BlindStructure, Player, Tournament
 
 DEMO_NAME = "Courchevel Hi/Lo Demo"
 DEMO_PLAYERS = [
-    "Alice Martin", "Bruno Rossi", "Chloé Dubois", "Dimitri Papadopoulos", "Elena Ivanova", "Fabio Conti",
-    "Gaëlle Bernard", "Hugo Lefèvre", "Irina Petrova", "Jorge García", "Katerina Nikolaou", "Luca Bianchi",
-    "Marie Laurent", "Nikolai Smirnov", "Olivia Moreau", "Pablo Fernández", "Quentin Roux", "Rosa Martínez",
-    "Sofia Georgiou", "Thomas Girard", "Ugo Ferrari", "Valérie Fontaine", "Walter Costa", "Yannis Kostas",
+    "Alice Martin",
+    "Bruno Rossi",
+    "Chloé Dubois",
+    "Dimitri Papadopoulos",
+    "Elena Ivanova",
+    "Fabio Conti",
+    "Gaëlle Bernard",
+    "Hugo Lefèvre",
+    "Irina Petrova",
+    "Jorge García",
+    "Katerina Nikolaou",
+    "Luca Bianchi",
+    "Marie Laurent",
+    "Nikolai Smirnov",
+    "Olivia Moreau",
+    "Pablo Fernández",
+    "Quentin Roux",
+    "Rosa Martínez",
+    "Sofia Georgiou",
+    "Thomas Girard",
+    "Ugo Ferrari",
+    "Valérie Fontaine",
+    "Walter Costa",
+    "Yannis Kostas",
 ]
 
 

@@ -71,7 +71,11 @@ class Device(models.Model):
     # A service account, so whatever records "who did it" (hand events, audit) can name the device.
     # It has no password and no staff rights; it is deactivated when the device is revoked.
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="device",
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="device",
         editable=False,
     )
     # Demo devices may be opened straight from a printed link (``manage.py serve --demo``).
@@ -97,7 +101,9 @@ class Device(models.Model):
 
     @property
     def cookie_name(self) -> str:
-        return device_cookie_name(self.kind, self.table_id if self.kind == DeviceKind.TABLET else self.tournament_id)
+        return device_cookie_name(
+            self.kind, self.table_id if self.kind == DeviceKind.TABLET else self.tournament_id
+        )
 
     def screen_path(self) -> str:
         if self.kind == DeviceKind.TABLET:
@@ -385,12 +391,17 @@ def call_floor(table, *, actor=None, device_label: str = "") -> FloorCall:
     from .services import record_audit
 
     with transaction.atomic():
-        open_call = FloorCall.objects.select_for_update().filter(table=table, answered_at__isnull=True).first()
+        open_call = (
+            FloorCall.objects.select_for_update().filter(table=table, answered_at__isnull=True).first()
+        )
         if open_call is not None:
             return open_call
-        call = FloorCall.objects.create(tournament_id=table.tournament_id, table=table, device_label=device_label)
-        record_audit(actor if getattr(actor, "pk", None) else None, "floor.called", table,
-                     device_label=device_label)
+        call = FloorCall.objects.create(
+            tournament_id=table.tournament_id, table=table, device_label=device_label
+        )
+        record_audit(
+            actor if getattr(actor, "pk", None) else None, "floor.called", table, device_label=device_label
+        )
         live.tournament_changed(table.tournament_id, "floor")
         live.table_changed(table.pk, "floor")
     return call
@@ -439,7 +450,9 @@ def demo_links(tournament: Tournament, base_url: str) -> list[tuple[str, str]]:
                 label=str(_("Demo tablet, table %(number)s") % {"number": table.number}),
                 is_demo=True,
             )
-            links.append((str(_("Table %(number)s tablet") % {"number": table.number}), f"{base}/screen/{token}/"))
+            links.append(
+                (str(_("Table %(number)s tablet") % {"number": table.number}), f"{base}/screen/{token}/")
+            )
         _devices_changed(device)
     links.append((str(_("Director console")), f"{base}/console/{tournament.pk}/"))
     return links
@@ -502,7 +515,9 @@ def device_may_operate_table(request, table_id: int | None) -> bool:
     """A dealer tablet acts only on its own table; a clock screen never acts."""
     device = request_device(request)
     return bool(
-        device is not None and device.kind == DeviceKind.TABLET and table_id is not None
+        device is not None
+        and device.kind == DeviceKind.TABLET
+        and table_id is not None
         and device.table_id == int(table_id)
     )
 

@@ -8,7 +8,6 @@ subsets of players still in: 2^n states, so it is limited to ``MAX_PLAYERS``.
 
 from __future__ import annotations
 
-
 MAX_PLAYERS = 14
 
 
@@ -65,4 +64,4 @@ def equities(stacks: list[int], payouts: list[int | float]) -> list[float]:
     return [sum(row[k] * payouts[k] for k in range(places)) for row in probabilities]
 
 
-__all__ = ["ICMError", "MAX_PLAYERS", "equities", "finish_probabilities"]
+__all__ = ["MAX_PLAYERS", "ICMError", "equities", "finish_probabilities"]

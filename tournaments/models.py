@@ -103,9 +103,7 @@ class Tournament(models.Model):
     seats_per_table = models.PositiveSmallIntegerField(
         _("seats per table"), default=8, validators=[MinValueValidator(2), MaxValueValidator(8)]
     )
-    structure = models.ForeignKey(
-        BlindStructure, on_delete=models.PROTECT, related_name="tournaments"
-    )
+    structure = models.ForeignKey(BlindStructure, on_delete=models.PROTECT, related_name="tournaments")
 
     late_registration_until_level = models.PositiveIntegerField(_("late registration until level"), default=0)
     max_reentries = models.PositiveIntegerField(_("re-entries allowed"), default=0)
@@ -240,4 +238,6 @@ class AuditEntry(models.Model):
     def __str__(self):
         who = self.actor or self.device_label or "-"
         return f"{self.at:%Y-%m-%d %H:%M:%S} {who} {self.action} {self.target}"
+
+
 from .devices import Device, PairingCode  # noqa: E402,F401

@@ -8,6 +8,7 @@ whatever rounding leaves over goes to first place, so the table always sums exac
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 SMALL_TABLES = {1: [100], 2: [65, 35], 3: [50, 30, 20]}
@@ -51,11 +52,13 @@ def check_percentages(percentages: list) -> list[Fraction]:
         try:
             share = Fraction(str(value))
         except (ValueError, ZeroDivisionError):
-            raise PayoutError("not_a_number", "Every percentage must be a number.", {"value": value}) from None
+            raise PayoutError(
+                "not_a_number", "Every percentage must be a number.", {"value": value}
+            ) from None
         if share <= 0:
             raise PayoutError("not_positive", "Every percentage must be more than 0.", {"value": value})
         shares.append(share)
-    if any(later > earlier for earlier, later in zip(shares, shares[1:])):
+    if any(later > earlier for earlier, later in itertools.pairwise(shares)):
         raise PayoutError("not_descending", "A lower place cannot be paid more than a higher one.")
     if sum(shares) != 100:
         raise PayoutError("not_100", "The percentages must add up to 100.", {"sum": float(sum(shares))})

@@ -99,8 +99,9 @@ def clock_screen(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     device = device_from_cookies(request.COOKIES, DeviceKind.CLOCK, tournament.pk)
     if device is None and not _is_staff(request):
-        return render(request, "pair.html", {"reason": _("This screen is not paired for this tournament.")},
-                      status=403)
+        return render(
+            request, "pair.html", {"reason": _("This screen is not paired for this tournament.")}, status=403
+        )
     return render(
         request,
         "clock.html",
@@ -169,7 +170,9 @@ def _payouts(tournament: Tournament) -> tuple[list[dict], list[dict]]:
     from . import icm, services
 
     table = services.payout_table(tournament)
-    active = list(tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player").order_by("-chips"))
+    active = list(
+        tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player").order_by("-chips")
+    )
     rows = []
     equities = []
     if active and table and len(active) <= ICM_MAX_PLAYERS:
@@ -197,12 +200,20 @@ def console(request, tournament_id: int):
     levels = list(tournament.structure.levels.order_by("order"))
     entries = tournament.entries.select_related("player").order_by("status", "place", "player__name")
     tables = (
-        Table.objects.filter(tournament=tournament).prefetch_related("seat_set__entry__player").order_by("number")
+        Table.objects.filter(tournament=tournament)
+        .prefetch_related("seat_set__entry__player")
+        .order_by("number")
     )
     moves = Move.objects.filter(tournament=tournament, status__in=[Move.Status.PENDING, Move.Status.DONE])
-    hands = Hand.objects.filter(table__tournament=tournament).select_related("table").order_by("-started_at")[:30]
+    hands = (
+        Hand.objects.filter(table__tournament=tournament).select_related("table").order_by("-started_at")[:30]
+    )
     payouts, icm_rows = _payouts(tournament)
-    devices = Device.objects.filter(tournament=tournament).select_related("table").order_by("revoked_at", "kind", "id")
+    devices = (
+        Device.objects.filter(tournament=tournament)
+        .select_related("table")
+        .order_by("revoked_at", "kind", "id")
+    )
     audit = AuditEntry.objects.filter(tournament=tournament).select_related("actor")[:50]
     return render(
         request,
@@ -220,8 +231,9 @@ def console(request, tournament_id: int):
             "devices": devices,
             "audit": audit,
             "announcement": Announcement.objects.filter(tournament=tournament, active=True).first(),
-            "floor_calls": FloorCall.objects.filter(tournament=tournament, answered_at__isnull=True)
-            .select_related("table"),
+            "floor_calls": FloorCall.objects.filter(
+                tournament=tournament, answered_at__isnull=True
+            ).select_related("table"),
             "clock_state": services.clock_state(tournament),
             "ws_path": f"/ws/tournaments/{tournament.pk}/director/",
             "labels": clock_labels(),
@@ -232,8 +244,18 @@ def console(request, tournament_id: int):
     )
 
 
-CLOCK_ACTIONS = {"start", "pause", "resume", "add_time", "jump", "next_level", "previous_level",
-                 "hand_for_hand_on", "hand_for_hand_off", "open_registration"}
+CLOCK_ACTIONS = {
+    "start",
+    "pause",
+    "resume",
+    "add_time",
+    "jump",
+    "next_level",
+    "previous_level",
+    "hand_for_hand_on",
+    "hand_for_hand_off",
+    "open_registration",
+}
 
 
 @staff_member_required
@@ -342,7 +364,9 @@ def console_bust(request, tournament_id: int, entry_id: int):
             start_chips = entry.chips
             if entry.chips:
                 entry = services.set_chips(entry, 0, reason=reason, actor=request.user)
-            services.bust_entries(tournament, [(entry, start_chips)], actor=request.user, hand_label="console")
+            services.bust_entries(
+                tournament, [(entry, start_chips)], actor=request.user, hand_label="console"
+            )
     except _service_errors() as exc:
         messages.error(request, _error_text(exc))
     return _back(request, tournament, "entries")
@@ -404,5 +428,8 @@ def console_hand(request, tournament_id: int, hand_id: int):
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id, table__tournament=tournament)
     history = histories.hand_history(hand, "text") if hand.is_over else ""
     report = verify_hand(hand)
-    return render(request, "console/hand.html", {"tournament": tournament, "hand": hand, "history": history,
-                                                 "report": report})
+    return render(
+        request,
+        "console/hand.html",
+        {"tournament": tournament, "hand": hand, "history": history, "report": report},
+    )

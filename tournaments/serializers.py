@@ -1,5 +1,7 @@
 """API shapes of the tournaments app. Field checks live here; rules live in services."""
 
+import itertools
+
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field
@@ -16,15 +18,33 @@ MAX_ID = 2**63 - 1  # the largest id a database row can have
 
 class LevelSerializer(serializers.ModelSerializer):
     number = serializers.SerializerMethodField(help_text=_("The level number players use; null for a break."))
-    order = serializers.IntegerField(required=False, min_value=0, help_text=_("Position, 0-based; default: the end."))
-    color_up = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_CHIPS), required=False)
+    order = serializers.IntegerField(
+        required=False, min_value=0, help_text=_("Position, 0-based; default: the end.")
+    )
+    color_up = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_CHIPS), required=False
+    )
 
     class Meta:
         model = Level
-        fields = ["id", "order", "number", "is_break", "duration_minutes", "small_blind", "big_blind", "ante",
-                  "ante_kind", "small_bet", "big_bet", "color_up"]
-        extra_kwargs = {name: {"max_value": MAX_CHIPS} for name in
-                        ["small_blind", "big_blind", "ante", "small_bet", "big_bet"]}
+        fields = [
+            "id",
+            "order",
+            "number",
+            "is_break",
+            "duration_minutes",
+            "small_blind",
+            "big_blind",
+            "ante",
+            "ante_kind",
+            "small_bet",
+            "big_bet",
+            "color_up",
+        ]
+        extra_kwargs = {
+            name: {"max_value": MAX_CHIPS}
+            for name in ["small_blind", "big_blind", "ante", "small_bet", "big_bet"]
+        }
 
     def get_number(self, level) -> int | None:
         if level.is_break:
@@ -33,8 +53,10 @@ class LevelSerializer(serializers.ModelSerializer):
         cache = self.root.context.setdefault("level_numbers", {}) if self.root else {}
         if level.structure_id not in cache:
             numbers, number = {}, 0
-            for order, is_break in Level.objects.filter(structure_id=level.structure_id).order_by("order").values_list(
-                "order", "is_break"
+            for order, is_break in (
+                Level.objects.filter(structure_id=level.structure_id)
+                .order_by("order")
+                .values_list("order", "is_break")
             ):
                 number += 0 if is_break else 1
                 numbers[order] = number
@@ -114,7 +136,9 @@ def clock_payload(tournament: Tournament, now=None) -> dict:
 class TournamentSerializer(serializers.ModelSerializer):
     """A tournament as anyone may see it: the master seed only once the tournament is over."""
 
-    master_seed = serializers.SerializerMethodField(help_text=_("Revealed only when finished (RULES section 7)."))
+    master_seed = serializers.SerializerMethodField(
+        help_text=_("Revealed only when finished (RULES section 7).")
+    )
     clock = serializers.SerializerMethodField()
     prize_pool = serializers.SerializerMethodField()
     entries_count = serializers.SerializerMethodField()
@@ -124,12 +148,43 @@ class TournamentSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = [
-            "id", "name", "game", "betting", "status", "starting_stack", "seats_per_table", "structure",
-            "late_registration_until_level", "max_reentries", "rebuys_allowed", "rebuy_stack", "addon_allowed",
-            "addon_stack", "buy_in", "fee", "rebuy_price", "addon_price", "guarantee", "payout_percentages",
-            "percent_paid", "payout_unit", "seeding", "master_seed_commitment", "master_seed",
-            "chip_denominations", "smallest_chip", "hand_for_hand", "clock_version", "clock", "prize_pool",
-            "entries_count", "players_left", "registration_open", "created_at", "started_at", "finished_at",
+            "id",
+            "name",
+            "game",
+            "betting",
+            "status",
+            "starting_stack",
+            "seats_per_table",
+            "structure",
+            "late_registration_until_level",
+            "max_reentries",
+            "rebuys_allowed",
+            "rebuy_stack",
+            "addon_allowed",
+            "addon_stack",
+            "buy_in",
+            "fee",
+            "rebuy_price",
+            "addon_price",
+            "guarantee",
+            "payout_percentages",
+            "percent_paid",
+            "payout_unit",
+            "seeding",
+            "master_seed_commitment",
+            "master_seed",
+            "chip_denominations",
+            "smallest_chip",
+            "hand_for_hand",
+            "clock_version",
+            "clock",
+            "prize_pool",
+            "entries_count",
+            "players_left",
+            "registration_open",
+            "created_at",
+            "started_at",
+            "finished_at",
         ]
         read_only_fields = fields
 
@@ -157,16 +212,21 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
     """Create (with a structure to copy) or edit a tournament."""
 
     structure = serializers.PrimaryKeyRelatedField(
-        queryset=BlindStructure.objects.all(), help_text=_("A template (or any structure): the tournament gets a copy.")
+        queryset=BlindStructure.objects.all(),
+        help_text=_("A template (or any structure): the tournament gets a copy."),
     )
     starting_stack = serializers.IntegerField(
-        min_value=1, max_value=services.MAX_STACK, required=False,
+        min_value=1,
+        max_value=services.MAX_STACK,
+        required=False,
         help_text=_("Default: the structure's suggested starting stack."),
     )
-    betting = serializers.ChoiceField(choices=Betting.choices, required=False,
-                                      help_text=_("Default: the structure's betting."))
+    betting = serializers.ChoiceField(
+        choices=Betting.choices, required=False, help_text=_("Default: the structure's betting.")
+    )
     payout_percentages = serializers.ListField(
-        child=serializers.DecimalField(max_digits=7, decimal_places=3, min_value=0), required=False,
+        child=serializers.DecimalField(max_digits=7, decimal_places=3, min_value=0),
+        required=False,
         help_text=_("Percent of the pool by place, best first, summing to 100; empty for the default curve."),
     )
     chip_denominations = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False)
@@ -174,14 +234,44 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
     class Meta:
         model = Tournament
         fields = [
-            "name", "game", "betting", "structure", "starting_stack", "seats_per_table",
-            "late_registration_until_level", "max_reentries", "rebuys_allowed", "rebuy_stack", "addon_allowed",
-            "addon_stack", "buy_in", "fee", "rebuy_price", "addon_price", "guarantee", "payout_percentages",
-            "percent_paid", "payout_unit", "seeding", "chip_denominations", "smallest_chip",
+            "name",
+            "game",
+            "betting",
+            "structure",
+            "starting_stack",
+            "seats_per_table",
+            "late_registration_until_level",
+            "max_reentries",
+            "rebuys_allowed",
+            "rebuy_stack",
+            "addon_allowed",
+            "addon_stack",
+            "buy_in",
+            "fee",
+            "rebuy_price",
+            "addon_price",
+            "guarantee",
+            "payout_percentages",
+            "percent_paid",
+            "payout_unit",
+            "seeding",
+            "chip_denominations",
+            "smallest_chip",
         ]
-        extra_kwargs = {name: {"max_value": MAX_CHIPS} for name in
-                        ["rebuy_stack", "addon_stack", "buy_in", "fee", "rebuy_price", "addon_price", "guarantee",
-                         "payout_unit", "smallest_chip"]}
+        extra_kwargs = {
+            name: {"max_value": MAX_CHIPS}
+            for name in [
+                "rebuy_stack",
+                "addon_stack",
+                "buy_in",
+                "fee",
+                "rebuy_price",
+                "addon_price",
+                "guarantee",
+                "payout_unit",
+                "smallest_chip",
+            ]
+        }
 
     def validate_payout_percentages(self, value):
         return [int(v) if v == int(v) else float(v) for v in value]
@@ -196,8 +286,9 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
 
 
 class AddTimeSerializer(serializers.Serializer):
-    seconds = serializers.IntegerField(min_value=-24 * 3600, max_value=24 * 3600,
-                                       help_text=_("Seconds to add; negative to remove."))
+    seconds = serializers.IntegerField(
+        min_value=-24 * 3600, max_value=24 * 3600, help_text=_("Seconds to add; negative to remove.")
+    )
 
     def validate_seconds(self, value):
         if value == 0:
@@ -224,16 +315,32 @@ class EntrySerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Entry
-        fields = ["id", "tournament", "player", "player_name", "number", "status", "chips", "rebuys",
-                  "addon_taken", "place", "place_shared_to", "prize", "busted_at",
-                  "chips_at_start_of_bust_hand", "bust_hand_label", "created_at"]
+        fields = [
+            "id",
+            "tournament",
+            "player",
+            "player_name",
+            "number",
+            "status",
+            "chips",
+            "rebuys",
+            "addon_taken",
+            "place",
+            "place_shared_to",
+            "prize",
+            "busted_at",
+            "chips_at_start_of_bust_hand",
+            "bust_hand_label",
+            "created_at",
+        ]
         read_only_fields = fields
 
 
 class RegisterSerializer(serializers.Serializer):
     player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
-    name = serializers.CharField(max_length=200, required=False,
-                                 help_text=_("A new player's name (instead of ``player``)."))
+    name = serializers.CharField(
+        max_length=200, required=False, help_text=_("A new player's name (instead of ``player``).")
+    )
 
     def validate(self, attrs):
         if bool(attrs.get("player")) == bool(attrs.get("name", "").strip()):
@@ -248,14 +355,19 @@ class SetChipsSerializer(serializers.Serializer):
 
 class UndoBustSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500)
-    chips = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS, required=False,
-                                     help_text=_("Default: the chips at the start of the bust hand."))
+    chips = serializers.IntegerField(
+        min_value=1,
+        max_value=MAX_CHIPS,
+        required=False,
+        help_text=_("Default: the chips at the start of the bust hand."),
+    )
 
 
 class BustItemSerializer(serializers.Serializer):
     entry = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    chips_at_start = serializers.IntegerField(min_value=1, max_value=MAX_CHIPS,
-                                              help_text=_("The entry's chips at the start of the hand."))
+    chips_at_start = serializers.IntegerField(
+        min_value=1, max_value=MAX_CHIPS, help_text=_("The entry's chips at the start of the hand.")
+    )
 
 
 class BustSerializer(serializers.Serializer):
@@ -286,13 +398,17 @@ class PayoutsSerializer(serializers.Serializer):
 
 
 class ICMRequestSerializer(serializers.Serializer):
-    stacks = serializers.ListField(child=serializers.IntegerField(min_value=1, max_value=MAX_CHIPS),
-                                   min_length=1, max_length=MAX_PLAYERS)
-    payouts = serializers.ListField(child=serializers.IntegerField(min_value=0, max_value=MAX_CHIPS * 1000),
-                                    min_length=1, max_length=MAX_PLAYERS)
+    stacks = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=MAX_CHIPS), min_length=1, max_length=MAX_PLAYERS
+    )
+    payouts = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=MAX_CHIPS * 1000),
+        min_length=1,
+        max_length=MAX_PLAYERS,
+    )
 
     def validate_payouts(self, value):
-        if any(later > earlier for earlier, later in zip(value, value[1:])):
+        if any(later > earlier for earlier, later in itertools.pairwise(value)):
             raise serializers.ValidationError(_("A lower place cannot pay more than a higher one."))
         return value
 
@@ -315,6 +431,9 @@ class AuditEntrySerializer(serializers.ModelSerializer):
 class ColorUpResultSerializer(serializers.Serializer):
     chip_denominations = serializers.ListField(child=serializers.IntegerField())
     smallest_chip = serializers.IntegerField()
-    race_winners = serializers.ListField(child=serializers.IntegerField(), help_text=_("Entries that won a chip."))
-    saved = serializers.ListField(child=serializers.IntegerField(),
-                                  help_text=_("Entries given one chip so as not to be raced out."))
+    race_winners = serializers.ListField(
+        child=serializers.IntegerField(), help_text=_("Entries that won a chip.")
+    )
+    saved = serializers.ListField(
+        child=serializers.IntegerField(), help_text=_("Entries given one chip so as not to be raced out.")
+    )

@@ -48,8 +48,16 @@ class RuleError(TournamentError):
 # ---------------------------------------------------------------- audit
 
 
-def record_audit(actor, action: str, target=None, reason: str = "", data: dict | None = None, *,
-                 tournament: Tournament | None = None, device_label: str = "") -> AuditEntry:
+def record_audit(
+    actor,
+    action: str,
+    target=None,
+    reason: str = "",
+    data: dict | None = None,
+    *,
+    tournament: Tournament | None = None,
+    device_label: str = "",
+) -> AuditEntry:
     """Write who did what. ``actor`` is a user, a device (anything else: its label is kept) or None.
 
     ``target`` is a model instance (its tournament is found when it has one) or a short string.
@@ -174,7 +182,9 @@ def add_level(structure: BlindStructure, *, actor=None, **fields) -> Level:
     order = fields.pop("order", None)
     order = count if order is None else order
     if not 0 <= order <= count:
-        raise ValidationError({"order": _("The position must be between 0 and %(count)s.") % {"count": count}})
+        raise ValidationError(
+            {"order": _("The position must be between 0 and %(count)s.") % {"count": count}}
+        )
     tournament = _structure_editable(structure, order)
     level = Level(structure=structure, order=order, **fields)
     validate_level(level, structure.betting)
@@ -226,7 +236,10 @@ def _plain(value):
 
 
 def _jsonable(data: dict) -> dict:
-    return {k: (v if isinstance(v, (int, str, bool, list, type(None), float)) else str(v)) for k, v in data.items()}
+    return {
+        k: (v if isinstance(v, (int, str, bool, list, type(None), float)) else str(v))
+        for k, v in data.items()
+    }
 
 
 # ---------------------------------------------------------------- tournaments
@@ -275,8 +288,16 @@ def _check_tournament_fields(tournament: Tournament) -> None:
         raise ValidationError(errors)
 
 
-EDITABLE_WHILE_RUNNING = {"name", "late_registration_until_level", "max_reentries", "rebuys_allowed",
-                          "guarantee", "payout_percentages", "percent_paid", "payout_unit"}
+EDITABLE_WHILE_RUNNING = {
+    "name",
+    "late_registration_until_level",
+    "max_reentries",
+    "rebuys_allowed",
+    "guarantee",
+    "payout_percentages",
+    "percent_paid",
+    "payout_unit",
+}
 
 
 @transaction.atomic
@@ -305,8 +326,12 @@ def update_tournament(tournament: Tournament, *, actor=None, **fields) -> Tourna
     if "starting_stack" in fields and old["starting_stack"] != tournament.starting_stack:
         # Not started yet (checked above), so no hand has been played: every entry holds the starting stack.
         tournament.entries.filter(status=Entry.Status.ACTIVE).update(chips=tournament.starting_stack)
-    record_audit(actor, "tournament.update", tournament,
-                 data={name: {"before": _plain(old[name]), "after": _plain(value)} for name, value in fields.items()})
+    record_audit(
+        actor,
+        "tournament.update",
+        tournament,
+        data={name: {"before": _plain(old[name]), "after": _plain(value)} for name, value in fields.items()},
+    )
     place_late_registration_busts(tournament)
     recompute_prizes(tournament)
     tournament_changed(tournament.pk)
@@ -322,7 +347,8 @@ def open_registration(tournament: Tournament, *, actor=None) -> Tournament:
     tournament = _locked(tournament)
     if tournament.status != Status.PLANNED:
         raise StateError(
-            _("cannot open registration: the tournament is %(status)s") % {"status": tournament.get_status_display()},
+            _("cannot open registration: the tournament is %(status)s")
+            % {"status": tournament.get_status_display()},
             code="wrong_status",
         )
     tournament.status = Status.REGISTERING
@@ -377,7 +403,8 @@ def finish_tournament(tournament: Tournament, *, actor=None, now: datetime | Non
     active = list(tournament.entries.filter(status=Entry.Status.ACTIVE))
     if len(active) > 1:
         raise StateError(
-            _("cannot finish: %(count)s players still have chips") % {"count": len(active)}, code="players_left"
+            _("cannot finish: %(count)s players still have chips") % {"count": len(active)},
+            code="players_left",
         )
     _finish(tournament, active, now)
     record_audit(actor, "tournament.finish", tournament)
@@ -411,8 +438,12 @@ def place_late_registration_busts(tournament: Tournament, now: datetime | None =
         place += len(group)
         i += len(group)
     Entry.objects.bulk_update(pending, ["place", "place_shared_to"])
-    record_audit(None, "entries.place_late_registration_busts", tournament,
-                 data={"places": {e.pk: e.place for e in pending}})
+    record_audit(
+        None,
+        "entries.place_late_registration_busts",
+        tournament,
+        data={"places": {e.pk: e.place for e in pending}},
+    )
     recompute_prizes(tournament)
     tournament_changed(tournament.pk, "entries")
     return len(pending)
@@ -513,7 +544,9 @@ def _clock_message(exc: clockmath.ClockError):
 
 def _not_hand_for_hand(tournament):
     if tournament.hand_for_hand:
-        raise StateError(_clock_message(clockmath.ClockError("hand_for_hand", "")), code="hand_for_hand", rule="R8.6")
+        raise StateError(
+            _clock_message(clockmath.ClockError("hand_for_hand", "")), code="hand_for_hand", rule="R8.6"
+        )
 
 
 @transaction.atomic
@@ -532,8 +565,15 @@ def resume_clock(tournament, *, actor=None, now=None):
 
 @transaction.atomic
 def add_time(tournament, seconds: int, *, actor=None, now=None):
-    return _clock_op(tournament, clockmath.add_time, seconds, actor=actor, action="clock.add_time", now=now,
-                     data={"seconds": seconds})
+    return _clock_op(
+        tournament,
+        clockmath.add_time,
+        seconds,
+        actor=actor,
+        action="clock.add_time",
+        now=now,
+        data={"seconds": seconds},
+    )
 
 
 @transaction.atomic
@@ -541,10 +581,20 @@ def jump_to_level(tournament, index: int, *, actor=None, now=None):
     count = tournament.structure.levels.count()
     if not 0 <= index < count:
         raise ValidationError(
-            {"level_index": _("There is no level at position %(index)s (0 to %(last)s).") % {"index": index, "last": count - 1}}
+            {
+                "level_index": _("There is no level at position %(index)s (0 to %(last)s).")
+                % {"index": index, "last": count - 1}
+            }
         )
-    return _clock_op(tournament, clockmath.jump, index, actor=actor, action="clock.jump", now=now,
-                     data={"level_index": index})
+    return _clock_op(
+        tournament,
+        clockmath.jump,
+        index,
+        actor=actor,
+        action="clock.jump",
+        now=now,
+        data={"level_index": index},
+    )
 
 
 @transaction.atomic
@@ -555,8 +605,10 @@ def set_hand_for_hand(tournament, on: bool, *, actor=None, now=None):
     tournament = _locked(tournament)
     if bool(tournament.hand_for_hand) == bool(on):
         raise StateError(
-            _("Hand-for-hand is already on.") if on else _("Hand-for-hand is already off."), code="unchanged",
-            field="on", rule="R8.6",
+            _("Hand-for-hand is already on.") if on else _("Hand-for-hand is already off."),
+            code="unchanged",
+            field="on",
+            rule="R8.6",
         )
 
     paused_before = tournament.paused_at is not None
@@ -569,8 +621,14 @@ def set_hand_for_hand(tournament, on: bool, *, actor=None, now=None):
         return clockmath.resume(periods, clock, when) if clock.paused else clock
 
     return _clock_op(
-        tournament, toggle, actor=actor, action="clock.hand_for_hand", now=now, data={"on": on},
-        hand_for_hand=on, hand_for_hand_round_started_at=now if on else None,
+        tournament,
+        toggle,
+        actor=actor,
+        action="clock.hand_for_hand",
+        now=now,
+        data={"on": on},
+        hand_for_hand=on,
+        hand_for_hand_round_started_at=now if on else None,
         paused_before_hand_for_hand=paused_before if on else False,
     )
 
@@ -595,8 +653,15 @@ def hand_for_hand_round_finished(tournament, *, now=None, actor=None, round_star
     def deduct(periods, clock, when):
         return clockmath.hand_for_hand_round(periods, clock, seconds)
 
-    return _clock_op(tournament, deduct, actor=actor, action="clock.hand_for_hand_round", now=now,
-                     data={"seconds": round(seconds, 1)}, hand_for_hand_round_started_at=now)
+    return _clock_op(
+        tournament,
+        deduct,
+        actor=actor,
+        action="clock.hand_for_hand_round",
+        now=now,
+        data={"seconds": round(seconds, 1)},
+        hand_for_hand_round_started_at=now,
+    )
 
 
 def _hand_for_hand_round(tournament: Tournament):
@@ -607,12 +672,17 @@ def _hand_for_hand_round(tournament: Tournament):
     except ImportError:
         return None
     tables = set(
-        Seat.objects.filter(table__tournament=tournament, table__status=Table.Status.ACTIVE,
-                            entry__status=Entry.Status.ACTIVE)
-        .values("table_id").annotate(players=models.Count("id")).filter(players__gte=2)
+        Seat.objects.filter(
+            table__tournament=tournament, table__status=Table.Status.ACTIVE, entry__status=Entry.Status.ACTIVE
+        )
+        .values("table_id")
+        .annotate(players=models.Count("id"))
+        .filter(players__gte=2)
         .values_list("table_id", flat=True)
     )
-    hands = Hand.objects.filter(table__tournament=tournament, started_at__gte=tournament.hand_for_hand_round_started_at)
+    hands = Hand.objects.filter(
+        table__tournament=tournament, started_at__gte=tournament.hand_for_hand_round_started_at
+    )
     return tables, hands.exclude(status=Hand.Status.VOIDED), Hand
 
 
@@ -726,7 +796,10 @@ def _seat_if_drawn(entry: Entry) -> None:
         return
     from tables.models import Seat
 
-    if Table.objects.filter(tournament=entry.tournament).exists() and not Seat.objects.filter(entry=entry).exists():
+    if (
+        Table.objects.filter(tournament=entry.tournament).exists()
+        and not Seat.objects.filter(entry=entry).exists()
+    ):
         seat_entry(entry)
 
 
@@ -761,15 +834,20 @@ def register(tournament: Tournament, player: Player, *, actor=None, now=None) ->
         raise StateError(_("Registration is closed."), code="registration_closed")
     entries = list(tournament.entries.filter(player=player).order_by("number"))
     if any(e.status == Entry.Status.ACTIVE for e in entries):
-        raise StateError(_("%(player)s already has chips in this tournament.") % {"player": player},
-                         code="already_active", field="player")
+        raise StateError(
+            _("%(player)s already has chips in this tournament.") % {"player": player},
+            code="already_active",
+            field="player",
+        )
     if entries:
         if tournament.status == Status.REGISTERING:
             raise StateError(_("Re-entries open when the tournament starts."), code="reentry_closed")
         if len(entries) - 1 >= tournament.max_reentries:
             raise RuleError(
-                _("%(player)s has used all %(count)s re-entries.") % {"player": player, "count": tournament.max_reentries},
-                code="no_reentries_left", field="player",
+                _("%(player)s has used all %(count)s re-entries.")
+                % {"player": player, "count": tournament.max_reentries},
+                code="no_reentries_left",
+                field="player",
             )
     entry = Entry.objects.create(
         tournament=tournament,
@@ -797,10 +875,15 @@ def rebuy(entry: Entry, *, actor=None, now=None) -> Entry:
     if not registration_open(tournament, now) or tournament.status == Status.REGISTERING:
         raise StateError(_("Rebuys are possible only during late registration."), code="rebuy_closed")
     if entry.rebuys >= tournament.rebuys_allowed:
-        raise RuleError(_("All %(count)s rebuys are used.") % {"count": tournament.rebuys_allowed}, code="no_rebuys_left")
+        raise RuleError(
+            _("All %(count)s rebuys are used.") % {"count": tournament.rebuys_allowed}, code="no_rebuys_left"
+        )
     if entry.chips > tournament.starting_stack:
-        raise RuleError(_("A rebuy is possible only at or below the starting stack."), code="too_many_chips",
-                        field="chips")
+        raise RuleError(
+            _("A rebuy is possible only at or below the starting stack."),
+            code="too_many_chips",
+            field="chips",
+        )
     entry.chips += tournament.rebuy_stack or tournament.starting_stack
     entry.rebuys += 1
     entry.save(update_fields=["chips", "rebuys"])
@@ -836,7 +919,9 @@ def addon(entry: Entry, *, actor=None, now=None) -> Entry:
 def set_chips(entry: Entry, chips: int, *, reason: str, actor=None) -> Entry:
     """A director's count correction. Hands write stacks themselves; this is for the floor."""
     if isinstance(chips, bool) or not isinstance(chips, int) or not 0 <= chips <= MAX_CHIPS:
-        raise ValidationError({"chips": _("Chips must be a whole number from 0 to %(max)s.") % {"max": MAX_CHIPS}})
+        raise ValidationError(
+            {"chips": _("Chips must be a whole number from 0 to %(max)s.") % {"max": MAX_CHIPS}}
+        )
     if not reason.strip():
         raise ValidationError({"reason": _("Say why the count changes.")})
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
@@ -854,8 +939,14 @@ def set_chips(entry: Entry, chips: int, *, reason: str, actor=None) -> Entry:
 
 
 @transaction.atomic
-def bust_entries(tournament: Tournament, busts: list[tuple[Entry, int]], *, actor=None, hand_label: str = "",
-                 now: datetime | None = None) -> list[Entry]:
+def bust_entries(
+    tournament: Tournament,
+    busts: list[tuple[Entry, int]],
+    *,
+    actor=None,
+    hand_label: str = "",
+    now: datetime | None = None,
+) -> list[Entry]:
     """Players out of chips after one hand get their places (R8.8, R8.6).
 
     ``busts`` pairs each entry (0 chips) with its chips at the start of the hand. With N players in
@@ -881,18 +972,27 @@ def bust_entries(tournament: Tournament, busts: list[tuple[Entry, int]], *, acto
         if current is None or current.tournament_id != tournament.pk:
             raise ValidationError({"busts": _("Entry %(id)s is not in this tournament.") % {"id": entry.pk}})
         if current.status != Entry.Status.ACTIVE:
-            raise StateError(_("%(entry)s is already out.") % {"entry": current}, code="already_busted",
-                             field="busts")
+            raise StateError(
+                _("%(entry)s is already out.") % {"entry": current}, code="already_busted", field="busts"
+            )
         if current.chips != 0:
             raise RuleError(
                 _("%(entry)s still has %(chips)s chips and cannot bust (R8.8).")
                 % {"entry": current, "chips": current.chips},
-                code="has_chips", field="busts", rule="R8.8",
+                code="has_chips",
+                field="busts",
+                rule="R8.8",
             )
-        if isinstance(start_chips, bool) or not isinstance(start_chips, int) or not 0 < start_chips <= MAX_CHIPS:
+        if (
+            isinstance(start_chips, bool)
+            or not isinstance(start_chips, int)
+            or not 0 < start_chips <= MAX_CHIPS
+        ):
             raise ValidationError(
-                {"busts": _("Chips at the start of the hand must be a whole number above 0 for %(entry)s.")
-                 % {"entry": current}}
+                {
+                    "busts": _("Chips at the start of the hand must be a whole number above 0 for %(entry)s.")
+                    % {"entry": current}
+                }
             )
         pairs.append((current, start_chips))
 
@@ -913,12 +1013,27 @@ def bust_entries(tournament: Tournament, busts: list[tuple[Entry, int]], *, acto
             entry.chips_at_start_of_bust_hand = start_chips
             entry.bust_hand_label = hand_label[:100]
             entry.busted_at = now
-            entry.save(update_fields=["status", "place", "place_shared_to", "chips_at_start_of_bust_hand",
-                                      "bust_hand_label", "busted_at"])
-            record_audit(actor, "entry.bust", entry, data={
-                "place": entry.place, "shared_to": entry.place_shared_to, "chips_at_start": start_chips,
-                "hand": hand_label,
-            })
+            entry.save(
+                update_fields=[
+                    "status",
+                    "place",
+                    "place_shared_to",
+                    "chips_at_start_of_bust_hand",
+                    "bust_hand_label",
+                    "busted_at",
+                ]
+            )
+            record_audit(
+                actor,
+                "entry.bust",
+                entry,
+                data={
+                    "place": entry.place,
+                    "shared_to": entry.place_shared_to,
+                    "chips_at_start": start_chips,
+                    "hand": hand_label,
+                },
+            )
         place += len(group)
         i += len(group)
 
@@ -945,8 +1060,10 @@ def undo_bust(entry: Entry, *, reason: str, chips: int | None = None, actor=None
         raise StateError(_("The tournament is finished; its results stand."), code="finished")
     if tournament.entries.filter(player_id=entry.player_id, status=Entry.Status.ACTIVE).exists():
         raise StateError(
-            _("%(player)s has re-entered and already has chips in this tournament.") % {"player": entry.player},
-            code="already_active", field="player",
+            _("%(player)s has re-entered and already has chips in this tournament.")
+            % {"player": entry.player},
+            code="already_active",
+            field="player",
         )
     if chips is None:
         chips = entry.chips_at_start_of_bust_hand or 0
@@ -972,8 +1089,11 @@ def undo_bust(entry: Entry, *, reason: str, chips: int | None = None, actor=None
 def _close_place_gap(tournament: Tournament, undone: Entry) -> None:
     """The undone entry is back in, so everyone placed above it busted with one more player left than
     counted: each drops one place; its own shared group loses one member (R8.8, R8.6)."""
-    above = list(tournament.entries.select_for_update().filter(place__isnull=False, place__lte=undone.place)
-                 .exclude(pk=undone.pk))
+    above = list(
+        tournament.entries.select_for_update()
+        .filter(place__isnull=False, place__lte=undone.place)
+        .exclude(pk=undone.pk)
+    )
     for entry in above:
         if entry.place_shared_to is not None and entry.place < undone.place:
             entry.place_shared_to += 1
@@ -989,7 +1109,9 @@ def _close_place_gap(tournament: Tournament, undone: Entry) -> None:
 def prize_pool(tournament: Tournament) -> int:
     """Buy-ins (without the fee), rebuys and add-ons, or the guarantee if that is more."""
     totals = tournament.entries.aggregate(
-        entries=models.Count("id"), rebuys=Sum("rebuys"), addons=models.Count("id", filter=models.Q(addon_taken=True))
+        entries=models.Count("id"),
+        rebuys=Sum("rebuys"),
+        addons=models.Count("id", filter=models.Q(addon_taken=True)),
     )
     collected = (
         totals["entries"] * tournament.buy_in
@@ -1014,7 +1136,9 @@ def payout_shares(tournament: Tournament, field_size: int | None = None) -> list
 
 def payout_table(tournament: Tournament) -> list[int]:
     """Prize by place (index 0 is first) for the field as it stands."""
-    return payoutmath.payout_amounts(prize_pool(tournament), payout_shares(tournament), tournament.payout_unit)
+    return payoutmath.payout_amounts(
+        prize_pool(tournament), payout_shares(tournament), tournament.payout_unit
+    )
 
 
 def recompute_prizes(tournament: Tournament) -> None:
@@ -1049,13 +1173,15 @@ def master_seed_hex(tournament: Tournament) -> str | None:
 
 
 @transaction.atomic
-def create_structure(*, name: str, betting: str, levels: list[dict], description: str = "",
-                     starting_stack: int = 0, actor=None) -> BlindStructure:
+def create_structure(
+    *, name: str, betting: str, levels: list[dict], description: str = "", starting_stack: int = 0, actor=None
+) -> BlindStructure:
     """A new editable structure from a list of level dicts (in order)."""
     if not any(not fields.get("is_break") for fields in levels):
         raise ValidationError({"levels": _("A structure needs at least one level of play.")})
-    structure = BlindStructure.objects.create(name=name, betting=betting, description=description,
-                                              starting_stack=starting_stack)
+    structure = BlindStructure.objects.create(
+        name=name, betting=betting, description=description, starting_stack=starting_stack
+    )
     for order, fields in enumerate(levels):
         fields = {k: v for k, v in fields.items() if k != "order"}
         level = Level(structure=structure, order=order, **fields)
@@ -1085,8 +1211,11 @@ def color_up(tournament: Tournament, *, actor=None, rng=None, now=None) -> chipr
         raise StateError(_("This break has no color-up."), code="no_color_up", rule="R8.7")
     denominations = sorted(tournament.chip_denominations or [])
     if not denominations:
-        raise StateError(_("Set the tournament's chip denominations first."), code="no_denominations",
-                         field="chip_denominations")
+        raise StateError(
+            _("Set the tournament's chip denominations first."),
+            code="no_denominations",
+            field="chip_denominations",
+        )
     if not set(leaving) & set(denominations):
         raise StateError(_("These chips are already colored up."), code="already_colored_up", rule="R8.7")
     staying = [chip for chip in denominations if chip not in leaving]
@@ -1098,21 +1227,31 @@ def color_up(tournament: Tournament, *, actor=None, rng=None, now=None) -> chipr
         seat_order = {}
     else:
         if Table.objects.filter(tournament=tournament, hand_in_progress=True).exists():
-            raise StateError(_("A hand is still running: color up when every table has finished."),
-                             code="hand_running", rule="R8.7")
+            raise StateError(
+                _("A hand is still running: color up when every table has finished."),
+                code="hand_running",
+                rule="R8.7",
+            )
         seat_order = {
-            entry_id: i for i, entry_id in enumerate(
+            entry_id: i
+            for i, entry_id in enumerate(
                 Seat.objects.filter(table__tournament=tournament, entry__isnull=False)
-                .order_by("table__number", "number").values_list("entry_id", flat=True)
+                .order_by("table__number", "number")
+                .values_list("entry_id", flat=True)
             )
         }
-    entries = sorted(tournament.entries.select_for_update().filter(status=Entry.Status.ACTIVE),
-                     key=lambda e: (seat_order.get(e.pk, len(seat_order)), e.pk))
+    entries = sorted(
+        tournament.entries.select_for_update().filter(status=Entry.Status.ACTIVE),
+        key=lambda e: (seat_order.get(e.pk, len(seat_order)), e.pk),
+    )
     old_unit = tournament.smallest_chip or denominations[0]
     new_unit = staying[0]
     if new_unit % old_unit:
-        raise StateError(_("The new smallest chip must be a multiple of the old one."), code="bad_denominations",
-                         field="chip_denominations")
+        raise StateError(
+            _("The new smallest chip must be a multiple of the old one."),
+            code="bad_denominations",
+            field="chip_denominations",
+        )
     result = chiprace.chip_race([(e.pk, e.chips) for e in entries], old_unit, new_unit, rng)
     changed = []
     for entry in entries:
@@ -1123,8 +1262,16 @@ def color_up(tournament: Tournament, *, actor=None, rng=None, now=None) -> chipr
     tournament.chip_denominations = staying
     tournament.smallest_chip = new_unit
     tournament.save(update_fields=["chip_denominations", "smallest_chip"])
-    record_audit(actor, "tournament.color_up", tournament, data={
-        "removed": leaving, "smallest_chip": new_unit, "race_winners": result.winners, "saved": result.saved,
-    })
+    record_audit(
+        actor,
+        "tournament.color_up",
+        tournament,
+        data={
+            "removed": leaving,
+            "smallest_chip": new_unit,
+            "race_winners": result.winners,
+            "saved": result.saved,
+        },
+    )
     tournament_changed(tournament.pk, "entries")
     return result

@@ -21,7 +21,9 @@ from config import live
 from .models import Tournament
 
 # Keys that must never appear in a clock, table or console payload.
-PRIVATE_KEYS = frozenset({"seed", "master_seed", "deck", "hole_cards", "holes", "hand_seed", "token", "token_hash"})
+PRIVATE_KEYS = frozenset(
+    {"seed", "master_seed", "deck", "hole_cards", "holes", "hand_seed", "token", "token_hash"}
+)
 
 
 def _ms(dt) -> int | None:
@@ -33,7 +35,13 @@ def server_time_ms() -> int:
 
 
 def envelope(kind: str, version: int, data: dict) -> dict:
-    return {"type": "snapshot", "kind": kind, "version": version, "server_time": server_time_ms(), "data": data}
+    return {
+        "type": "snapshot",
+        "kind": kind,
+        "version": version,
+        "server_time": server_time_ms(),
+        "data": data,
+    }
 
 
 # --- the clock ------------------------------------------------------------------------------------
@@ -74,8 +82,14 @@ def clock_payload(tournament: Tournament, levels: list | None = None) -> dict:
 
     levels = _levels(tournament) if levels is None else levels
     if not levels:
-        return {"started": False, "running": False, "paused": False, "level_index": 0, "remaining": 0,
-                "level_ends_at": None}
+        return {
+            "started": False,
+            "running": False,
+            "paused": False,
+            "level_index": 0,
+            "remaining": 0,
+            "level_ends_at": None,
+        }
     periods = [clock.Period(seconds=lv.duration_minutes * 60, is_break=lv.is_break) for lv in levels]
     stored = clock.Clock(
         level_index=tournament.level_index,
@@ -102,7 +116,9 @@ def _money(tournament: Tournament) -> dict:
 
     return {
         "prize_pool": prize_pool(tournament),
-        "payouts": [{"place": place, "amount": amount} for place, amount in enumerate(payout_table(tournament), 1)],
+        "payouts": [
+            {"place": place, "amount": amount} for place, amount in enumerate(payout_table(tournament), 1)
+        ],
     }
 
 
@@ -218,7 +234,9 @@ def director_snapshot(tournament_id: int) -> dict:
 
     data["floor_calls"] = [
         {"id": c.pk, "table": c.table.number, "called_at": _ms(c.called_at)}
-        for c in FloorCall.objects.filter(tournament=tournament, answered_at__isnull=True).select_related("table")
+        for c in FloorCall.objects.filter(tournament=tournament, answered_at__isnull=True).select_related(
+            "table"
+        )
     ]
     return envelope("director", version, data)
 

@@ -10,19 +10,19 @@ from .evaluator import evaluate_high, evaluate_low
 from .hand import GAMES, Hand, HandConfig, SeatConfig
 from .history import to_phh, to_text
 from .positions import Positions
-from .shuffle import hand_seed, seed_commitment, shuffled_deck, UNSHUFFLED_DECK
+from .shuffle import UNSHUFFLED_DECK, hand_seed, seed_commitment, shuffled_deck
 
 __all__ = [
+    "GAMES",
+    "UNSHUFFLED_DECK",
     "CardError",
     "ConfigError",
-    "GAMES",
     "Hand",
     "HandConfig",
     "Options",
     "Positions",
     "RuleError",
     "SeatConfig",
-    "UNSHUFFLED_DECK",
     "evaluate_high",
     "evaluate_low",
     "format_card",

@@ -40,10 +40,17 @@ class Options(NamedTuple):
 
     def to_dict(self) -> dict:
         return {
-            "seat": self.seat, "actions": list(self.actions), "call": self.call,
-            "call_all_in": self.call_all_in, "raise_kind": self.raise_kind, "min_to": self.min_to,
-            "max_to": self.max_to, "current_bet": self.current_bet, "player_bet": self.player_bet,
-            "stack": self.stack, "raise_blocked": self.raise_blocked,
+            "seat": self.seat,
+            "actions": list(self.actions),
+            "call": self.call,
+            "call_all_in": self.call_all_in,
+            "raise_kind": self.raise_kind,
+            "min_to": self.min_to,
+            "max_to": self.max_to,
+            "current_bet": self.current_bet,
+            "player_bet": self.player_bet,
+            "stack": self.stack,
+            "raise_blocked": self.raise_blocked,
         }
 
 
@@ -65,8 +72,18 @@ class BettingRound:
     bets and raises for the fixed-limit cap, the big blind counting as the first pre-flop (R5.1).
     """
 
-    __slots__ = ("structure", "unit", "big_blind", "preflop", "cap", "current", "full_level", "increment",
-                 "bets", "opened")
+    __slots__ = (
+        "bets",
+        "big_blind",
+        "cap",
+        "current",
+        "full_level",
+        "increment",
+        "opened",
+        "preflop",
+        "structure",
+        "unit",
+    )
 
     def __init__(self, structure: str, unit: int, big_blind: int, preflop: bool, cap: bool):
         self.structure = structure
@@ -90,8 +107,17 @@ class BettingRound:
             return "R5.2"
         return "R5.3"
 
-    def options(self, seat: int, bet: int, stack: int, acted: bool, acted_level: int, acted_full: int,
-                opponents_can_bet: bool, pot_for_limit: int) -> Options:
+    def options(
+        self,
+        seat: int,
+        bet: int,
+        stack: int,
+        acted: bool,
+        acted_level: int,
+        acted_full: int,
+        opponents_can_bet: bool,
+        pot_for_limit: int,
+    ) -> Options:
         """What the player to act may do: the one place that decides whether they may bet or raise and
         how much. ``pot_for_limit`` is everything in the middle including all bets on the table (and,
         pre-flop, any part of the blinds not posted, R5.2)."""
@@ -124,54 +150,132 @@ class BettingRound:
             max_to = high if high < all_in_to else all_in_to
             min_to = low if low < max_to else max_to
             if current > 0:
-                return _options(Options, (seat, _CALL_RAISE if to_call else _CHECK_RAISE, call, stack <= to_call,
-                                          "raise", min_to, max_to, current, bet, stack, None))
-            return _options(Options, (seat, _CALL_BET if to_call else _CHECK_BET, call, stack <= to_call, "bet",
-                                      min_to, max_to, current, bet, stack, None))
-        return _options(Options, (seat, _CALL if to_call else _CHECK, call, stack <= to_call, None, None, None,
-                                  current, bet, stack, blocked))
+                return _options(
+                    Options,
+                    (
+                        seat,
+                        _CALL_RAISE if to_call else _CHECK_RAISE,
+                        call,
+                        stack <= to_call,
+                        "raise",
+                        min_to,
+                        max_to,
+                        current,
+                        bet,
+                        stack,
+                        None,
+                    ),
+                )
+            return _options(
+                Options,
+                (
+                    seat,
+                    _CALL_BET if to_call else _CHECK_BET,
+                    call,
+                    stack <= to_call,
+                    "bet",
+                    min_to,
+                    max_to,
+                    current,
+                    bet,
+                    stack,
+                    None,
+                ),
+            )
+        return _options(
+            Options,
+            (
+                seat,
+                _CALL if to_call else _CHECK,
+                call,
+                stack <= to_call,
+                None,
+                None,
+                None,
+                current,
+                bet,
+                stack,
+                blocked,
+            ),
+        )
 
     def check_raise(self, options: Options, action: str, to: object, all_in_to: int) -> int:
         """Validate a bet or raise to ``to`` against ``options``; returns the amount. Raises RuleError."""
         rule = self.rule()
         if type(to) is not int:
-            raise RuleError("bad_amount", f"a {action} needs a whole number of chips to bet to, not {to!r}",
-                            params={"amount": repr(to)})
+            raise RuleError(
+                "bad_amount",
+                f"a {action} needs a whole number of chips to bet to, not {to!r}",
+                params={"amount": repr(to)},
+            )
         if options.raise_kind is None:
             if options.raise_blocked == "capped":
-                raise RuleError("betting_capped", f"betting is capped at {CAP_BETS} bets this round: "
-                                "call or fold", "R5.1", {"cap": CAP_BETS})
+                raise RuleError(
+                    "betting_capped",
+                    f"betting is capped at {CAP_BETS} bets this round: call or fold",
+                    "R5.1",
+                    {"cap": CAP_BETS},
+                )
             if options.raise_blocked == "short":
-                raise RuleError("cannot_raise", "the player has too few chips to raise: call all-in or fold",
-                                "R3.7", {"stack": options.stack})
+                raise RuleError(
+                    "cannot_raise",
+                    "the player has too few chips to raise: call all-in or fold",
+                    "R3.7",
+                    {"stack": options.stack},
+                )
             if options.raise_blocked == "no_opponent":
-                raise RuleError("no_opponent_to_bet", "every other player is all-in or folded: "
-                                "there is nobody left to bet against", "R4.6")
-            raise RuleError("betting_not_reopened",
-                            "the betting was not reopened for this player: only a full raise reopens it, "
-                            "so call or fold", "R5.1" if self.structure == FIXED_LIMIT else "R5.4")
+                raise RuleError(
+                    "no_opponent_to_bet",
+                    "every other player is all-in or folded: there is nobody left to bet against",
+                    "R4.6",
+                )
+            raise RuleError(
+                "betting_not_reopened",
+                "the betting was not reopened for this player: only a full raise reopens it, so call or fold",
+                "R5.1" if self.structure == FIXED_LIMIT else "R5.4",
+            )
         if action != options.raise_kind:
             if options.raise_kind == "raise":
-                raise RuleError("must_raise", f"there is a bet of {self.current} to this player: "
-                                "raise, call or fold, not bet", rule, {"current_bet": self.current})
+                raise RuleError(
+                    "must_raise",
+                    f"there is a bet of {self.current} to this player: raise, call or fold, not bet",
+                    rule,
+                    {"current_bet": self.current},
+                )
             raise RuleError("must_bet", "nobody has bet yet: bet or check, not raise", rule)
         word = "bet" if action == "bet" else "raise"
         if to > all_in_to:
-            raise RuleError("more_than_stack", f"{word} to {to} is more than the player has: all-in is "
-                            f"{word} to {all_in_to}", rule,
-                            {"amount": to, "minimum": options.min_to, "maximum": options.max_to})
+            raise RuleError(
+                "more_than_stack",
+                f"{word} to {to} is more than the player has: all-in is {word} to {all_in_to}",
+                rule,
+                {"amount": to, "minimum": options.min_to, "maximum": options.max_to},
+            )
         if self.structure == FIXED_LIMIT and options.min_to == options.max_to and to != options.min_to:
-            raise RuleError("fixed_amount", f"{word} to {to} is not allowed: in fixed limit the {word} "
-                            f"is to exactly {options.min_to}", "R5.1",
-                            {"amount": to, "minimum": options.min_to, "maximum": options.max_to})
+            raise RuleError(
+                "fixed_amount",
+                f"{word} to {to} is not allowed: in fixed limit the {word} is to exactly {options.min_to}",
+                "R5.1",
+                {"amount": to, "minimum": options.min_to, "maximum": options.max_to},
+            )
         if to < options.min_to:
-            min_rule = "R5.5" if (self.preflop and not self.opened and self.structure != FIXED_LIMIT) else rule
-            raise RuleError("below_minimum", f"{word} to {to} is below the minimum {word} to {options.min_to}",
-                            min_rule, {"amount": to, "minimum": options.min_to, "maximum": options.max_to})
+            min_rule = (
+                "R5.5" if (self.preflop and not self.opened and self.structure != FIXED_LIMIT) else rule
+            )
+            raise RuleError(
+                "below_minimum",
+                f"{word} to {to} is below the minimum {word} to {options.min_to}",
+                min_rule,
+                {"amount": to, "minimum": options.min_to, "maximum": options.max_to},
+            )
         if to > options.max_to:
             what = "pot-limit maximum" if self.structure == POT_LIMIT else "maximum"
-            raise RuleError("above_maximum", f"{word} to {to} is above the {what} {word} to {options.max_to}",
-                            rule, {"amount": to, "minimum": options.min_to, "maximum": options.max_to})
+            raise RuleError(
+                "above_maximum",
+                f"{word} to {to} is above the {what} {word} to {options.max_to}",
+                rule,
+                {"amount": to, "minimum": options.min_to, "maximum": options.max_to},
+            )
         return to
 
     def apply_raise(self, to: int) -> bool:

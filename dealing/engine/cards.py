@@ -12,8 +12,19 @@ from .errors import RuleError
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 RANK_NAMES = {
-    "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight",
-    "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace",
+    "2": "two",
+    "3": "three",
+    "4": "four",
+    "5": "five",
+    "6": "six",
+    "7": "seven",
+    "8": "eight",
+    "9": "nine",
+    "T": "ten",
+    "J": "jack",
+    "Q": "queen",
+    "K": "king",
+    "A": "ace",
 }
 CODES = [r + s for r in RANKS for s in SUITS]
 _INDEX = {code: i for i, code in enumerate(CODES)}
@@ -28,8 +39,9 @@ class CardError(RuleError):
     ``rule`` it enforces and the ``params`` of the message, so that the Django layer can translate it.
     """
 
-    def __init__(self, message: str, *, code: str = "invalid_card", rule: str = "R2.1",
-                 params: dict | None = None):
+    def __init__(
+        self, message: str, *, code: str = "invalid_card", rule: str = "R2.1", params: dict | None = None
+    ):
         super().__init__(code, message, rule, params)
 
 
@@ -49,14 +61,16 @@ def parse_card(code: object) -> int:
     if not isinstance(code, str):
         raise CardError(
             f"a card code must be a string like 'As', not {code!r} (R2.1)",
-            code="card_not_string", params={"card": repr(code)},
+            code="card_not_string",
+            params={"card": repr(code)},
         )
     index = _INDEX.get(code)
     if index is None:
         raise CardError(
             f"{code!r} is not a card code: use a rank from {RANKS} then a suit from {SUITS}, "
             f"e.g. 'As', 'Td', '2c'{_hint(code)} (R2.1)",
-            code="invalid_card", params={"card": code},
+            code="invalid_card",
+            params={"card": code},
         )
     return index
 
@@ -68,7 +82,9 @@ def parse_cards(codes: Iterable[object], count: int | None = None, what: str = "
     if isinstance(codes, (str, bytes)) or not isinstance(codes, Iterable):
         raise CardError(
             f"{what} must be a list of card codes, not {codes!r}",
-            code="cards_not_list", rule="", params={"what": what, "cards": repr(codes)},
+            code="cards_not_list",
+            rule="",
+            params={"what": what, "cards": repr(codes)},
         )
     codes = list(codes)
     cards = [parse_card(code) for code in codes]
@@ -76,7 +92,8 @@ def parse_cards(codes: Iterable[object], count: int | None = None, what: str = "
         rule = "R2.2"
         raise CardError(
             f"{what} must be exactly {count} cards, got {len(cards)}: {' '.join(map(str, codes))} ({rule})",
-            code="wrong_card_count", rule=rule,
+            code="wrong_card_count",
+            rule=rule,
             params={"what": what, "count": count, "got": len(cards)},
         )
     seen: set[int] = set()
@@ -84,7 +101,8 @@ def parse_cards(codes: Iterable[object], count: int | None = None, what: str = "
         if card in seen:
             raise CardError(
                 f"duplicate card {CODES[card]} in {what}: there is one 52-card deck (R2.1)",
-                code="duplicate_card", params={"what": what, "card": CODES[card]},
+                code="duplicate_card",
+                params={"what": what, "card": CODES[card]},
             )
         seen.add(card)
     return cards
@@ -103,8 +121,11 @@ def parse_board(codes: Iterable[object]) -> list[int]:
 def format_card(card: int) -> str:
     """The code of a card index, e.g. ``format_card(51) == 'As'``."""
     if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
-        raise CardError(f"card index must be an int 0..51, not {card!r} (R2.1)",
-                        code="invalid_card_index", params={"card": repr(card)})
+        raise CardError(
+            f"card index must be an int 0..51, not {card!r} (R2.1)",
+            code="invalid_card_index",
+            params={"card": repr(card)},
+        )
     return CODES[card]
 
 

@@ -51,27 +51,56 @@ it (and against pokerkit) on thousands of random deals; tests/bench/bench_evalua
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement, product
 from operator import itemgetter
 
 from .cards import _INDEX, BOARD_CARDS, CODES, HOLE_CARDS, RANKS, CardError, parse_cards
 
 HIGH_CATEGORIES = (
-    "High card", "One pair", "Two pair", "Three of a kind", "Straight", "Flush", "Full house",
-    "Four of a kind", "Straight flush",
+    "High card",
+    "One pair",
+    "Two pair",
+    "Three of a kind",
+    "Straight",
+    "Flush",
+    "Full house",
+    "Four of a kind",
+    "Straight flush",
 )
 HIGH_CARD, ONE_PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 # How many tie-break ranks each category keeps (a straight is known by its top card).
 _KEY_LENGTH = (5, 4, 3, 3, 1, 5, 2, 2, 1)
 
 _PLURAL = {
-    "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes", "7": "sevens",
-    "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens", "K": "kings", "A": "aces",
+    "2": "twos",
+    "3": "threes",
+    "4": "fours",
+    "5": "fives",
+    "6": "sixes",
+    "7": "sevens",
+    "8": "eights",
+    "9": "nines",
+    "T": "tens",
+    "J": "jacks",
+    "Q": "queens",
+    "K": "kings",
+    "A": "aces",
 }
 _SINGULAR = {
-    "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight",
-    "9": "nine", "T": "ten", "J": "jack", "Q": "queen", "K": "king", "A": "ace",
+    "2": "two",
+    "3": "three",
+    "4": "four",
+    "5": "five",
+    "6": "six",
+    "7": "seven",
+    "8": "eight",
+    "9": "nine",
+    "T": "ten",
+    "J": "jack",
+    "Q": "queen",
+    "K": "king",
+    "A": "ace",
 }
 NO_LOW = 0
 
@@ -231,11 +260,15 @@ _PAIR_ID = {key: i for i, key in enumerate(_PAIR_KEYS)}
 # Rank multiset of two to five cards (prime key) -> the distinct pairs (ids) two of them can make.
 _PAIR_IDS_OF = {
     _prime_key(r): tuple(sorted({_PAIR_ID[_PRIMES[a] * _PRIMES[b]] for a, b in combinations(r, 2)}))
-    for n in (2, 3, 4, 5) for r in combinations_with_replacement(range(13), n) if r[0] != r[-1] or n < 5
+    for n in (2, 3, 4, 5)
+    for r in combinations_with_replacement(range(13), n)
+    if r[0] != r[-1] or n < 5
 }
 # The same as one C call that fetches those pairs' entries from a board's row, as a tuple (a lone
 # pair is fetched twice, so that the result is always a tuple).
-_PAIR_GETTER = {key: itemgetter(*ids) if len(ids) > 1 else itemgetter(ids[0], ids[0]) for key, ids in _PAIR_IDS_OF.items()}
+_PAIR_GETTER = {
+    key: itemgetter(*ids) if len(ids) > 1 else itemgetter(ids[0], ids[0]) for key, ids in _PAIR_IDS_OF.items()
+}
 # Board rank multiset (prime key) -> for each of the 91 pairs, the best non-flush strength with any
 # three of the board. Filled on first sight of each of the 6,175 board multisets (a few tens of
 # µs each), so that a player's high is then a handful of lookups in one small list.
@@ -243,8 +276,7 @@ _BEST_WITH_PAIR: dict[int, list[int]] = {}
 # The same for flushes: suited board ranks (3 to 5 of them) -> best flush strength for each pair
 # of suited hole ranks (-1 for a pocket pair, which cannot be suited).
 _FLUSH_PAIR_TRIPLE = {
-    _prime_key(t): [_FLUSH.get(p * _prime_key(t), -1) for p in _PAIR_KEYS]
-    for t in combinations(range(13), 3)
+    _prime_key(t): [_FLUSH.get(p * _prime_key(t), -1) for p in _PAIR_KEYS] for t in combinations(range(13), 3)
 }
 _BEST_FLUSH_WITH_PAIR: dict[int, list[int]] = {}
 
@@ -253,7 +285,9 @@ def _best_with_pair(board_key: int, board) -> list[int]:
     row = _BEST_WITH_PAIR.get(board_key)
     if row is None:
         # A paired board has fewer than ten distinct rank triples (at least two, even for quads).
-        triple_ids = {_TRIPLE_ID[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c]] for a, b, c in combinations(board, 3)}
+        triple_ids = {
+            _TRIPLE_ID[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c]] for a, b, c in combinations(board, 3)
+        }
         row = _BEST_WITH_PAIR[board_key] = list(map(max, *(_PAIR_TRIPLE[i] for i in triple_ids)))
     return row
 
@@ -264,8 +298,10 @@ def _best_flush_with_pair(suited_board) -> list[int]:
         key *= _CARD_PRIME[c]
     row = _BEST_FLUSH_WITH_PAIR.get(key)
     if row is None:
-        columns = [_FLUSH_PAIR_TRIPLE[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c]]
-                   for a, b, c in combinations(suited_board, 3)]
+        columns = [
+            _FLUSH_PAIR_TRIPLE[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[c]]
+            for a, b, c in combinations(suited_board, 3)
+        ]
         row = _BEST_FLUSH_WITH_PAIR[key] = list(map(max, *columns)) if len(columns) > 1 else list(columns[0])
     return row
 
@@ -273,7 +309,8 @@ def _best_flush_with_pair(suited_board) -> list[int]:
 # Packed suit counts of five cards -> the suit with three or more (at most one can), for flushes.
 _FLUSH_SUIT = {
     sum(n << 4 * s for s, n in enumerate(counts)): next(s for s in range(4) if counts[s] >= 3)
-    for counts in product(range(6), repeat=4) if sum(counts) == 5 and max(counts) >= 3
+    for counts in product(range(6), repeat=4)
+    if sum(counts) == 5 and max(counts) >= 3
 }
 
 _NO_LOW_MASK = 1 << 9  # anything >= 256 means "no qualifying low"
@@ -291,8 +328,7 @@ def _lowest_three_bits(mask: int) -> int:
 
 _LOW3 = [_lowest_three_bits(m) for m in range(256)]  # board low mask -> its best three lows
 _PAIRS_OF = [  # hole low mask -> every two-rank sub-mask
-    [(1 << a) | (1 << b) for a, b in combinations([i for i in range(8) if m >> i & 1], 2)]
-    for m in range(256)
+    [(1 << a) | (1 << b) for a, b in combinations([i for i in range(8) if m >> i & 1], 2)] for m in range(256)
 ]
 _NOT = [255 ^ m for m in range(256)]
 
@@ -300,10 +336,11 @@ _NOT = [255 ^ m for m in range(256)]
 # ---------------------------------------------------------------------------------------------
 # The fast paths on card ints.
 
+
 class Board:
     """What every player's evaluation needs from one board of five card ints, computed once."""
 
-    __slots__ = ("cards", "row", "low_mask", "flush_suit", "flush_cards", "_flush_row", "_triples")
+    __slots__ = ("_flush_row", "_triples", "cards", "flush_cards", "flush_suit", "low_mask", "row")
 
     def __init__(self, board):
         b0, b1, b2, b3, b4 = self.cards = tuple(board)
@@ -400,7 +437,9 @@ def _best_flush(hole, board: Board) -> tuple[int, tuple[int, ...]]:
     best, cards = -1, ()
     for a, b in combinations(suited, 2):
         for t in combinations(board.flush_cards, 3):
-            strength = _FLUSH[_CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[t[0]] * _CARD_PRIME[t[1]] * _CARD_PRIME[t[2]]]
+            strength = _FLUSH[
+                _CARD_PRIME[a] * _CARD_PRIME[b] * _CARD_PRIME[t[0]] * _CARD_PRIME[t[1]] * _CARD_PRIME[t[2]]
+            ]
             if strength > best:
                 best, cards = strength, (a, b, *t)
     return best, cards
@@ -438,13 +477,13 @@ def _low_value(hole, board: Board) -> LowValue | None:
     return LowValue(255 - mask, tuple(CODES[c] for c in used))
 
 
-@lru_cache(maxsize=None)
+@cache
 def high_name(strength: int) -> str:
     """``HighValue.from_strength(strength).name``, remembered (7,462 values at most)."""
     return HighValue(strength).name
 
 
-@lru_cache(maxsize=None)
+@cache
 def low_name(strength: int) -> str:
     """``LowValue.from_strength(strength).name`` of a qualifying low, remembered (56 values at most)."""
     return LowValue(strength).name
@@ -459,6 +498,7 @@ low_value = _low_value
 # ---------------------------------------------------------------------------------------------
 # The public functions on card codes.
 
+
 def _check(hole, board) -> tuple[list[int], list[int]]:
     """Parse five hole and five board codes, all different (R2.1, R2.2). The common case is a dict
     lookup per card; anything odd goes through the strict parser for a precise message."""
@@ -471,16 +511,21 @@ def _check(hole, board) -> tuple[list[int], list[int]]:
         board_cards = list(map(_INDEX.__getitem__, board))
     except (KeyError, TypeError):
         hole_cards = board_cards = []
-    if len(hole_cards) != HOLE_CARDS or len(board_cards) != BOARD_CARDS \
-            or len({*hole_cards, *board_cards}) != HOLE_CARDS + BOARD_CARDS \
-            or isinstance(hole, str) or isinstance(board, str):
+    if (
+        len(hole_cards) != HOLE_CARDS
+        or len(board_cards) != BOARD_CARDS
+        or len({*hole_cards, *board_cards}) != HOLE_CARDS + BOARD_CARDS
+        or isinstance(hole, str)
+        or isinstance(board, str)
+    ):
         hole_cards = parse_cards(hole, HOLE_CARDS, "hole cards")
         board_cards = parse_cards(board, BOARD_CARDS, "board")
         shared = set(hole_cards) & set(board_cards)
         card = CODES[min(shared)] if shared else "?"
         raise CardError(
             f"duplicate card {card} in both the hole cards and the board: there is one 52-card deck (R2.1)",
-            code="duplicate_card", params={"what": "hole cards and board", "card": card},
+            code="duplicate_card",
+            params={"what": "hole cards and board", "card": card},
         )
     return hole_cards, board_cards
 

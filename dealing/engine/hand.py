@@ -20,11 +20,18 @@ from dataclasses import dataclass, field, fields
 from operator import attrgetter
 
 from .betting import FIXED_LIMIT, NO_LIMIT, POT_LIMIT, STRUCTURES, BettingRound, Options
-from .cards import CardError, parse_cards
+from .cards import CODES, CardError, parse_cards
 from .errors import ConfigError, RuleError
-from .cards import CODES
-from .evaluator import (NO_LOW, Board, high_name, high_strength, high_value, hilo_strengths, low_name,
-                        low_value)
+from .evaluator import (
+    NO_LOW,
+    Board,
+    high_name,
+    high_strength,
+    high_value,
+    hilo_strengths,
+    low_name,
+    low_value,
+)
 from .pots import Pot, award, build_pots
 from .shuffle import shuffled_deck
 
@@ -54,11 +61,17 @@ def _is_int(value: object) -> bool:
 
 def _chips(name: str, value: object, minimum: int = 0) -> int:
     if not _is_int(value):
-        raise ConfigError("bad_amount", f"{name} must be a whole number of chips, not {value!r}",
-                          params={"field": name, "value": repr(value)})
+        raise ConfigError(
+            "bad_amount",
+            f"{name} must be a whole number of chips, not {value!r}",
+            params={"field": name, "value": repr(value)},
+        )
     if value < minimum:
-        raise ConfigError("bad_amount", f"{name} must be at least {minimum}, not {value}",
-                          params={"field": name, "value": value, "minimum": minimum})
+        raise ConfigError(
+            "bad_amount",
+            f"{name} must be at least {minimum}, not {value}",
+            params={"field": name, "value": value, "minimum": minimum},
+        )
     return value
 
 
@@ -76,27 +89,44 @@ def _seat(entry: object) -> SeatConfig:
     if type(entry) is tuple and len(entry) == 3:
         # The common case, checked with no work beyond the tests themselves.
         seat, player, stack = entry
-        if type(seat) is int and seat >= 1 and type(player) is str and player and type(stack) is int and stack >= 1:
+        if (
+            type(seat) is int
+            and seat >= 1
+            and type(player) is str
+            and player
+            and type(stack) is int
+            and stack >= 1
+        ):
             return SeatConfig(seat, player, stack)
     if isinstance(entry, SeatConfig):
         return entry
     if isinstance(entry, dict):
         unknown = set(entry) - {"seat", "player", "stack"}
         if unknown or len(entry) != 3:
-            raise ConfigError("bad_seat", f"a seat needs exactly 'seat', 'player' and 'stack', got {sorted(entry)}",
-                              params={"field": "seats"})
+            raise ConfigError(
+                "bad_seat",
+                f"a seat needs exactly 'seat', 'player' and 'stack', got {sorted(entry)}",
+                params={"field": "seats"},
+            )
         seat, player, stack = entry["seat"], entry["player"], entry["stack"]
     elif isinstance(entry, (list, tuple)) and len(entry) == 3:
         seat, player, stack = entry
     else:
-        raise ConfigError("bad_seat", f"a seat is (seat number, player id, stack), not {entry!r}",
-                          params={"field": "seats"})
+        raise ConfigError(
+            "bad_seat", f"a seat is (seat number, player id, stack), not {entry!r}", params={"field": "seats"}
+        )
     if not _is_int(seat) or seat < 1:
-        raise ConfigError("bad_seat", f"seat numbers must be positive integers, not {seat!r}",
-                          params={"field": "seats", "seat": repr(seat)})
+        raise ConfigError(
+            "bad_seat",
+            f"seat numbers must be positive integers, not {seat!r}",
+            params={"field": "seats", "seat": repr(seat)},
+        )
     if not isinstance(player, str) or not player:
-        raise ConfigError("bad_player", f"seat {seat}: the player id must be a non-empty string, not {player!r}",
-                          params={"field": "seats", "seat": seat})
+        raise ConfigError(
+            "bad_player",
+            f"seat {seat}: the player id must be a non-empty string, not {player!r}",
+            params={"field": "seats", "seat": seat},
+        )
     _chips(f"seat {seat} stack", stack, 1)
     return SeatConfig(seat, player, stack)
 
@@ -125,63 +155,119 @@ class HandConfig:
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
-            raise ConfigError("bad_game", f"game must be one of {', '.join(GAMES)}, not {self.game!r}",
-                              params={"field": "game"})
+            raise ConfigError(
+                "bad_game",
+                f"game must be one of {', '.join(GAMES)}, not {self.game!r}",
+                params={"field": "game"},
+            )
         if self.betting not in STRUCTURES:
-            raise ConfigError("bad_betting", f"betting must be one of {', '.join(STRUCTURES)}, not {self.betting!r}",
-                              params={"field": "betting"})
+            raise ConfigError(
+                "bad_betting",
+                f"betting must be one of {', '.join(STRUCTURES)}, not {self.betting!r}",
+                params={"field": "betting"},
+            )
         if self.deal_mode not in DEAL_MODES:
-            raise ConfigError("bad_deal_mode", f"deal_mode must be one of {', '.join(DEAL_MODES)}, "
-                              f"not {self.deal_mode!r}", params={"field": "deal_mode"})
+            raise ConfigError(
+                "bad_deal_mode",
+                f"deal_mode must be one of {', '.join(DEAL_MODES)}, not {self.deal_mode!r}",
+                params={"field": "deal_mode"},
+            )
         if isinstance(self.seats, (str, bytes)) or not isinstance(self.seats, Iterable):
-            raise ConfigError("bad_seat", "seats must be a list of (seat, player, stack)", params={"field": "seats"})
+            raise ConfigError(
+                "bad_seat", "seats must be a list of (seat, player, stack)", params={"field": "seats"}
+            )
         seats = tuple(sorted(map(_seat, self.seats), key=_SEAT_NUMBER))
         object.__setattr__(self, "seats", seats)
         if len(seats) < 2:
-            raise ConfigError("too_few_players", f"a hand needs at least 2 players, got {len(seats)}", "R2.7",
-                              {"field": "seats", "players": len(seats)})
+            raise ConfigError(
+                "too_few_players",
+                f"a hand needs at least 2 players, got {len(seats)}",
+                "R2.7",
+                {"field": "seats", "players": len(seats)},
+            )
         if len(seats) > MAX_PLAYERS:
-            raise ConfigError("too_many_players", f"at most {MAX_PLAYERS} players can be dealt in "
-                              f"(5 hole cards each, 5 board cards and 4 burns must fit in 52), got {len(seats)}",
-                              "R2.7", {"field": "seats", "players": len(seats), "maximum": MAX_PLAYERS})
+            raise ConfigError(
+                "too_many_players",
+                f"at most {MAX_PLAYERS} players can be dealt in "
+                f"(5 hole cards each, 5 board cards and 4 burns must fit in 52), got {len(seats)}",
+                "R2.7",
+                {"field": "seats", "players": len(seats), "maximum": MAX_PLAYERS},
+            )
         numbers = [s.seat for s in seats]
         if len(set(numbers)) != len(numbers):
             raise ConfigError("duplicate_seat", "each seat number may appear once", params={"field": "seats"})
         players = [s.player for s in seats]
         if len(set(players)) != len(players):
-            raise ConfigError("duplicate_player", "each player may sit in one seat", params={"field": "seats"})
+            raise ConfigError(
+                "duplicate_player", "each player may sit in one seat", params={"field": "seats"}
+            )
         if not _is_int(self.button_seat) or self.button_seat < 1:
-            raise ConfigError("bad_seat", f"button_seat must be a seat number, not {self.button_seat!r}",
-                              params={"field": "button_seat"})
+            raise ConfigError(
+                "bad_seat",
+                f"button_seat must be a seat number, not {self.button_seat!r}",
+                params={"field": "button_seat"},
+            )
         if self.big_blind_seat not in numbers:
-            raise ConfigError("blind_seat_empty", f"the big blind seat {self.big_blind_seat!r} has no player",
-                              "R3.6", {"field": "big_blind_seat"})
+            raise ConfigError(
+                "blind_seat_empty",
+                f"the big blind seat {self.big_blind_seat!r} has no player",
+                "R3.6",
+                {"field": "big_blind_seat"},
+            )
         if self.small_blind_seat is not None:
             if self.small_blind_seat not in numbers:
-                raise ConfigError("blind_seat_empty", f"the small blind seat {self.small_blind_seat!r} has no "
-                                  "player (use None for a dead small blind)", "R3.6", {"field": "small_blind_seat"})
+                raise ConfigError(
+                    "blind_seat_empty",
+                    f"the small blind seat {self.small_blind_seat!r} has no "
+                    "player (use None for a dead small blind)",
+                    "R3.6",
+                    {"field": "small_blind_seat"},
+                )
             if self.small_blind_seat == self.big_blind_seat:
-                raise ConfigError("blind_seats_same", "the small and big blind must be different seats", "R3.1",
-                                  {"field": "small_blind_seat"})
-        if len(seats) == 2 and (self.small_blind_seat != self.button_seat
-                                or self.button_seat == self.big_blind_seat):
-            raise ConfigError("heads_up_button", "heads-up the button posts the small blind and the other "
-                              "player the big blind", "R3.5", {"field": "small_blind_seat"})
+                raise ConfigError(
+                    "blind_seats_same",
+                    "the small and big blind must be different seats",
+                    "R3.1",
+                    {"field": "small_blind_seat"},
+                )
+        if len(seats) == 2 and (
+            self.small_blind_seat != self.button_seat or self.button_seat == self.big_blind_seat
+        ):
+            raise ConfigError(
+                "heads_up_button",
+                "heads-up the button posts the small blind and the other player the big blind",
+                "R3.5",
+                {"field": "small_blind_seat"},
+            )
         if len(seats) > 2 and self.button_seat in (self.small_blind_seat, self.big_blind_seat):
-            raise ConfigError("button_on_blind", "with three or more players the button is not a blind: the "
-                              "blinds are the players left of it", "R3.1", {"field": "button_seat"})
+            raise ConfigError(
+                "button_on_blind",
+                "with three or more players the button is not a blind: the blinds are the players left of it",
+                "R3.1",
+                {"field": "button_seat"},
+            )
         _chips("big_blind", self.big_blind, 1)
         _chips("small_blind", self.small_blind, 0)
         if self.small_blind > self.big_blind:
-            raise ConfigError("bad_blinds", f"the small blind ({self.small_blind}) cannot be larger than the big "
-                              f"blind ({self.big_blind})", "R3.2", {"field": "small_blind"})
+            raise ConfigError(
+                "bad_blinds",
+                f"the small blind ({self.small_blind}) cannot be larger than the big "
+                f"blind ({self.big_blind})",
+                "R3.2",
+                {"field": "small_blind"},
+            )
         if self.ante_kind not in ANTE_KINDS:
-            raise ConfigError("bad_ante_kind", f"ante_kind must be one of {', '.join(ANTE_KINDS)}, "
-                              f"not {self.ante_kind!r}", "R3.4", {"field": "ante_kind"})
+            raise ConfigError(
+                "bad_ante_kind",
+                f"ante_kind must be one of {', '.join(ANTE_KINDS)}, not {self.ante_kind!r}",
+                "R3.4",
+                {"field": "ante_kind"},
+            )
         _chips("ante", self.ante, 0 if self.ante_kind == "none" else 1)
         if self.ante_kind == "none" and self.ante:
-            raise ConfigError("bad_ante", "an ante needs ante_kind 'per_player' or 'big_blind'", "R3.4",
-                              {"field": "ante"})
+            raise ConfigError(
+                "bad_ante", "an ante needs ante_kind 'per_player' or 'big_blind'", "R3.4", {"field": "ante"}
+            )
         _chips("smallest_chip", self.smallest_chip, 1)
         if type(self.cap_raises) is not bool:
             raise ConfigError("bad_cap", "cap_raises must be true or false", "R5.1", {"field": "cap_raises"})
@@ -189,11 +275,19 @@ class HandConfig:
             small_bet = self.big_blind if self.small_bet is None else _chips("small_bet", self.small_bet, 1)
             big_bet = 2 * small_bet if self.big_bet is None else _chips("big_bet", self.big_bet, 1)
             if small_bet != self.big_blind:
-                raise ConfigError("bad_small_bet", f"in fixed limit the big blind ({self.big_blind}) equals the "
-                                  f"small bet ({small_bet})", "R3.3", {"field": "small_bet"})
+                raise ConfigError(
+                    "bad_small_bet",
+                    f"in fixed limit the big blind ({self.big_blind}) equals the small bet ({small_bet})",
+                    "R3.3",
+                    {"field": "small_bet"},
+                )
             if big_bet != 2 * small_bet:
-                raise ConfigError("bad_big_bet", f"in fixed limit the big bet ({big_bet}) is twice the small bet "
-                                  f"({small_bet})", "R3.3", {"field": "big_bet"})
+                raise ConfigError(
+                    "bad_big_bet",
+                    f"in fixed limit the big bet ({big_bet}) is twice the small bet ({small_bet})",
+                    "R3.3",
+                    {"field": "big_bet"},
+                )
             object.__setattr__(self, "small_bet", small_bet)
             object.__setattr__(self, "big_bet", big_bet)
         else:
@@ -206,12 +300,21 @@ class HandConfig:
 
     def to_dict(self) -> dict:
         return {
-            "game": self.game, "betting": self.betting,
+            "game": self.game,
+            "betting": self.betting,
             "seats": [{"seat": s.seat, "player": s.player, "stack": s.stack} for s in self.seats],
-            "button_seat": self.button_seat, "small_blind_seat": self.small_blind_seat,
-            "big_blind_seat": self.big_blind_seat, "small_blind": self.small_blind, "big_blind": self.big_blind,
-            "ante": self.ante, "ante_kind": self.ante_kind, "small_bet": self.small_bet, "big_bet": self.big_bet,
-            "smallest_chip": self.smallest_chip, "cap_raises": self.cap_raises, "deal_mode": self.deal_mode,
+            "button_seat": self.button_seat,
+            "small_blind_seat": self.small_blind_seat,
+            "big_blind_seat": self.big_blind_seat,
+            "small_blind": self.small_blind,
+            "big_blind": self.big_blind,
+            "ante": self.ante,
+            "ante_kind": self.ante_kind,
+            "small_bet": self.small_bet,
+            "big_bet": self.big_bet,
+            "smallest_chip": self.smallest_chip,
+            "cap_raises": self.cap_raises,
+            "deal_mode": self.deal_mode,
         }
 
     @classmethod
@@ -220,14 +323,28 @@ class HandConfig:
             raise ConfigError("bad_config", "a hand config must be a mapping")
         unknown = set(data) - set(_CONFIG_FIELDS)
         if unknown:
-            raise ConfigError("unknown_field", f"unknown hand config field(s): {', '.join(sorted(unknown))}",
-                              params={"fields": sorted(unknown)})
-        required = {"game", "betting", "seats", "button_seat", "small_blind_seat", "big_blind_seat",
-                    "small_blind", "big_blind"}
+            raise ConfigError(
+                "unknown_field",
+                f"unknown hand config field(s): {', '.join(sorted(unknown))}",
+                params={"fields": sorted(unknown)},
+            )
+        required = {
+            "game",
+            "betting",
+            "seats",
+            "button_seat",
+            "small_blind_seat",
+            "big_blind_seat",
+            "small_blind",
+            "big_blind",
+        }
         missing = required - set(data)
         if missing:
-            raise ConfigError("missing_field", f"missing hand config field(s): {', '.join(sorted(missing))}",
-                              params={"fields": sorted(missing)})
+            raise ConfigError(
+                "missing_field",
+                f"missing hand config field(s): {', '.join(sorted(missing))}",
+                params={"fields": sorted(missing)},
+            )
         return cls(**data)
 
 
@@ -237,8 +354,23 @@ _CONFIG_FIELDS = tuple(f.name for f in fields(HandConfig))
 
 
 class _Player:
-    __slots__ = ("index", "seat", "player", "start", "stack", "bet", "put_in", "folded", "all_in", "acted",
-                 "acted_level", "acted_full", "hole", "shown", "mucked")
+    __slots__ = (
+        "acted",
+        "acted_full",
+        "acted_level",
+        "all_in",
+        "bet",
+        "folded",
+        "hole",
+        "index",
+        "mucked",
+        "player",
+        "put_in",
+        "seat",
+        "shown",
+        "stack",
+        "start",
+    )
 
     def __init__(self, index: int, seat: SeatConfig):
         self.index = index
@@ -318,7 +450,9 @@ class Hand:
         else:
             raw = _seed_bytes(seed)
         hand = cls(config, raw)
-        hand._emit({"type": "start", "config": config.to_dict(), "seed": raw.hex() if raw is not None else None})
+        hand._emit(
+            {"type": "start", "config": config.to_dict(), "seed": raw.hex() if raw is not None else None}
+        )
         hand._post_and_deal()
         hand._advance()
         hand._check_chips()
@@ -340,11 +474,18 @@ class Hand:
                 hand._apply_input(event)
             if i >= len(hand.events) or hand.events[i] != event:
                 got = hand.events[i] if i < len(hand.events) else None
-                raise RuleError("replay_mismatch", f"event {i} does not follow from the ones before it: "
-                                f"recorded {event!r}, replayed {got!r}", params={"index": i})
+                raise RuleError(
+                    "replay_mismatch",
+                    f"event {i} does not follow from the ones before it: "
+                    f"recorded {event!r}, replayed {got!r}",
+                    params={"index": i},
+                )
         if len(hand.events) != len(events):
-            raise RuleError("replay_mismatch", f"the recorded events stop early: the engine adds "
-                            f"{hand.events[len(events)]!r}", params={"index": len(events)})
+            raise RuleError(
+                "replay_mismatch",
+                f"the recorded events stop early: the engine adds {hand.events[len(events)]!r}",
+                params={"index": len(events)},
+            )
         return hand
 
     def _apply_input(self, event: dict) -> None:
@@ -410,13 +551,23 @@ class Hand:
         pot = self._middle
         if betting.preflop and self.config.betting == POT_LIMIT:
             pot += self._missing_blinds()
-        self._options = betting.options(player.seat, player.bet, player.stack, player.acted, player.acted_level,
-                                        player.acted_full, opponents, pot)
+        self._options = betting.options(
+            player.seat,
+            player.bet,
+            player.stack,
+            player.acted,
+            player.acted_level,
+            player.acted_full,
+            opponents,
+            pot,
+        )
         return self._options
 
     def pots(self) -> list[Pot]:
         """The main pot and side pots as they stand (bets of the current round included)."""
-        return build_pots([(p.seat, p.put_in, not p.folded and not p.mucked) for p in self.players], self._dead)
+        return build_pots(
+            [(p.seat, p.put_in, not p.folded and not p.mucked) for p in self.players], self._dead
+        )
 
     def result(self) -> dict | None:
         """The finished hand's pots, winners, amounts, hand names and final stacks (None before)."""
@@ -431,21 +582,41 @@ class Hand:
         players = []
         for p in self.players:
             cards = p.hole if (p.shown or not public) else None
-            players.append({
-                "seat": p.seat, "player": p.player, "start": p.start, "stack": p.stack, "bet": p.bet,
-                "put_in": p.put_in, "folded": p.folded, "all_in": p.all_in, "shown": p.shown,
-                "mucked": p.mucked, "cards": list(cards) if cards else None,
-            })
+            players.append(
+                {
+                    "seat": p.seat,
+                    "player": p.player,
+                    "start": p.start,
+                    "stack": p.stack,
+                    "bet": p.bet,
+                    "put_in": p.put_in,
+                    "folded": p.folded,
+                    "all_in": p.all_in,
+                    "shown": p.shown,
+                    "mucked": p.mucked,
+                    "cards": list(cards) if cards else None,
+                }
+            )
         options = self.options()
         data = {
-            "game": self.config.game, "betting": self.config.betting, "deal_mode": self.config.deal_mode,
-            "button_seat": self.config.button_seat, "small_blind_seat": self.config.small_blind_seat,
-            "big_blind_seat": self.config.big_blind_seat, "phase": self.phase,
-            "street": ROUNDS[self.street], "board": list(self.board), "players": players,
-            "pot_total": self._middle, "pots": [p.to_dict() for p in self.pots()] if not self.done else [],
+            "game": self.config.game,
+            "betting": self.config.betting,
+            "deal_mode": self.config.deal_mode,
+            "button_seat": self.config.button_seat,
+            "small_blind_seat": self.config.small_blind_seat,
+            "big_blind_seat": self.config.big_blind_seat,
+            "phase": self.phase,
+            "street": ROUNDS[self.street],
+            "board": list(self.board),
+            "players": players,
+            "pot_total": self._middle,
+            "pots": [p.to_dict() for p in self.pots()] if not self.done else [],
             "current_bet": self._round.current if self._round and self.phase == ACTION else 0,
-            "to_act": self.to_act, "options": options.to_dict() if options else None,
-            "board_needed": self.board_needed, "to_show": self.to_show, "must_show": self.must_show,
+            "to_act": self.to_act,
+            "options": options.to_dict() if options else None,
+            "board_needed": self.board_needed,
+            "to_show": self.to_show,
+            "must_show": self.must_show,
             "result": self._result,
         }
         if not public:
@@ -478,8 +649,12 @@ class Hand:
         player = self._to_act
         if seat != player.seat:
             rule = "R4.3" if self.street == 0 else "R4.4"
-            raise RuleError("not_your_turn", f"it is seat {player.seat}'s turn to act, not seat {seat!r}", rule,
-                            {"seat": seat, "to_act": player.seat})
+            raise RuleError(
+                "not_your_turn",
+                f"it is seat {player.seat}'s turn to act, not seat {seat!r}",
+                rule,
+                {"seat": seat, "to_act": player.seat},
+            )
         options = self._options or self.options()
         betting = self._round
         all_in_to = player.bet + player.stack
@@ -489,28 +664,42 @@ class Hand:
             else:
                 action, amount = options.raise_kind or ("raise" if betting.current else "bet"), all_in_to
         if action in ("fold", "check") and amount is not None:
-            raise RuleError("unexpected_amount", f"a {action} takes no amount, got {amount!r}",
-                            params={"amount": repr(amount)})
+            raise RuleError(
+                "unexpected_amount",
+                f"a {action} takes no amount, got {amount!r}",
+                params={"amount": repr(amount)},
+            )
         if action == "fold":
             added = 0
         elif action == "check":
             if options.call:
-                raise RuleError("cannot_check", f"there is a bet of {betting.current} to this player: call "
-                                f"{options.call}, raise or fold", "R4.5", {"call": options.call})
+                raise RuleError(
+                    "cannot_check",
+                    f"there is a bet of {betting.current} to this player: call {options.call}, raise or fold",
+                    "R4.5",
+                    {"call": options.call},
+                )
             added = 0
         elif action == "call":
             if not options.call:
                 raise RuleError("nothing_to_call", "there is no bet to call: check or bet", "R4.5")
             if amount is not None and (type(amount) is not int or amount != options.call):
-                raise RuleError("bad_call", f"the call is {options.call}, not {amount!r}", "R4.5",
-                                {"call": options.call, "amount": repr(amount)})
+                raise RuleError(
+                    "bad_call",
+                    f"the call is {options.call}, not {amount!r}",
+                    "R4.5",
+                    {"call": options.call, "amount": repr(amount)},
+                )
             added = options.call
         elif action in ("bet", "raise"):
             to = betting.check_raise(options, action, amount, all_in_to)
             added = to - player.bet
         else:
-            raise RuleError("unknown_action", f"unknown action {action!r}: use fold, check, call, bet, raise "
-                            "or all_in", params={"action": repr(action)})
+            raise RuleError(
+                "unknown_action",
+                f"unknown action {action!r}: use fold, check, call, bet, raise or all_in",
+                params={"action": repr(action)},
+            )
         # Valid: from here on nothing can fail.
         if action == "fold":
             player.folded = True
@@ -528,8 +717,14 @@ class Hand:
         player.acted = True
         player.acted_level = betting.current
         player.acted_full = betting.full_level
-        event = {"type": "action", "seat": player.seat, "action": action, "amount": added, "to": player.bet,
-                 "all_in": player.all_in}
+        event = {
+            "type": "action",
+            "seat": player.seat,
+            "action": action,
+            "amount": added,
+            "to": player.bet,
+            "all_in": player.all_in,
+        }
         self.events.append(event)
         self._options = None
         self._cursor = player.index + 1  # _next_to_act wraps it round the table
@@ -549,8 +744,12 @@ class Hand:
             raise self._not_waiting("board cards")
         needed = BOARD_SIZES[self.street]
         street = BOARD_STREETS[self.street]
-        codes = self._check_new_cards(cards, needed, f"the {street.replace('flop1', 'first flop card')} cards",
-                                      "R4.2" if self.street == 0 else "R4.4")
+        codes = self._check_new_cards(
+            cards,
+            needed,
+            f"the {street.replace('flop1', 'first flop card')} cards",
+            "R4.2" if self.street == 0 else "R4.4",
+        )
         event = self._deal_board(codes, None)
         self._advance()
         self._check_chips()
@@ -572,8 +771,12 @@ class Hand:
         player is all-in: then every hand is turned up (R6.2)."""
         player = self._due_to_show(seat)
         if self._showdown.must_show:
-            raise RuleError("must_show", "a player is all-in, so every hand still in is turned face up", "R6.2",
-                            {"seat": seat})
+            raise RuleError(
+                "must_show",
+                "a player is all-in, so every hand still in is turned face up",
+                "R6.2",
+                {"seat": seat},
+            )
         player.mucked = True
         event = {"type": "muck", "seat": player.seat}
         self._emit(event)
@@ -591,11 +794,14 @@ class Hand:
     def _not_waiting(self, what: str) -> RuleError:
         if self.phase == COMPLETE:
             return RuleError("hand_over", f"the hand is over: no more {what}")
-        waiting = {ACTION: f"a betting action from seat {self.to_act}",
-                   BOARD: f"{self.board_needed} board card(s) from the dealer",
-                   SHOW: f"seat {self.to_show} to show or muck"}[self.phase]
-        return RuleError("not_waiting", f"the hand is waiting for {waiting}, not {what}",
-                         params={"awaiting": self.phase})
+        waiting = {
+            ACTION: f"a betting action from seat {self.to_act}",
+            BOARD: f"{self.board_needed} board card(s) from the dealer",
+            SHOW: f"seat {self.to_show} to show or muck",
+        }[self.phase]
+        return RuleError(
+            "not_waiting", f"the hand is waiting for {waiting}, not {what}", params={"awaiting": self.phase}
+        )
 
     def _index_after(self, seat: int) -> int:
         for p in self.players:
@@ -617,8 +823,9 @@ class Hand:
             player.put_in += paid
         if player.stack == 0:
             player.all_in = True
-        self._emit({"type": "post", "seat": player.seat, "blind": blind, "amount": paid,
-                    "all_in": player.all_in})
+        self._emit(
+            {"type": "post", "seat": player.seat, "blind": blind, "amount": paid, "all_in": player.all_in}
+        )
 
     def _post_and_deal(self) -> None:
         config = self.config
@@ -667,7 +874,7 @@ class Hand:
     def _deal_from_deck(self) -> None:
         deck, pos = self._deck, self._deck_pos
         size = BOARD_SIZES[self.street]
-        burn, cards = deck[pos], deck[pos + 1:pos + 1 + size]
+        burn, cards = deck[pos], deck[pos + 1 : pos + 1 + size]
         self._deck_pos = pos + 1 + size
         self._deal_board(cards, burn)
 
@@ -750,8 +957,11 @@ class Hand:
                     continue
                 player = self.players[showdown.order[showdown.position]]
                 last = showdown.position == len(showdown.order) - 1
-                if last and not showdown.must_show and not any(
-                        not p.folded and not p.mucked and p is not player for p in self.players):
+                if (
+                    last
+                    and not showdown.must_show
+                    and not any(not p.folded and not p.mucked and p is not player for p in self.players)
+                ):
                     # Everyone else mucked: the last player wins without showing.
                     showdown.position += 1
                     continue
@@ -807,8 +1017,12 @@ class Hand:
             raise self._not_waiting("a hand shown at showdown")
         due = self.players[self._showdown.order[self._showdown.position]]
         if seat != due.seat:
-            raise RuleError("not_your_turn", f"seat {due.seat} shows first, not seat {seat!r}", "R6.2",
-                            {"seat": seat, "to_show": due.seat})
+            raise RuleError(
+                "not_your_turn",
+                f"seat {due.seat} shows first, not seat {seat!r}",
+                "R6.2",
+                {"seat": seat, "to_show": due.seat},
+            )
         return due
 
     def _check_new_cards(self, cards: object, count: int, what: str, rule: str) -> list[str]:
@@ -818,8 +1032,12 @@ class Hand:
             raise RuleError("bad_cards", str(error), rule, {"cards": repr(cards)}) from None
         used = [c for c in cards if c in self._used]
         if used:
-            raise RuleError("card_used", f"{', '.join(used)} already used in this hand: {what} must be new cards",
-                            "R2.1", {"cards": used})
+            raise RuleError(
+                "card_used",
+                f"{', '.join(used)} already used in this hand: {what} must be new cards",
+                "R2.1",
+                {"cards": used},
+            )
         self._used.update(cards)
         return list(cards)
 
@@ -846,8 +1064,14 @@ class Hand:
                 else:
                     high, low = high_strength(hole, board), NO_LOW
                 highs[p.seat] = high
-                entry = {"seat": p.seat, "cards": list(p.hole), "high": high_name(high), "high_cards": None,
-                         "low": None, "low_cards": None}
+                entry = {
+                    "seat": p.seat,
+                    "cards": list(p.hole),
+                    "high": high_name(high),
+                    "high_cards": None,
+                    "low": None,
+                    "low_cards": None,
+                }
                 if low != NO_LOW:
                     lows[p.seat] = low
                     entry["low"] = low_name(low)
@@ -867,12 +1091,28 @@ class Hand:
                 won.setdefault(seat, set()).add(share)
                 if seat in names:
                     hand_name = names[seat]["low"] if share == "low" else names[seat]["high"]
-                emit({"type": "award", "pot": number, "seat": seat, "amount": chips, "share": share,
-                      "hand": hand_name})
-                pot_awards.append({"seat": seat, "player": player.player, "amount": chips, "share": share,
-                                   "hand": hand_name})
-            pots_out.append({"number": number, "amount": pot.amount, "eligible": list(pot.eligible),
-                             "awards": pot_awards})
+                emit(
+                    {
+                        "type": "award",
+                        "pot": number,
+                        "seat": seat,
+                        "amount": chips,
+                        "share": share,
+                        "hand": hand_name,
+                    }
+                )
+                pot_awards.append(
+                    {
+                        "seat": seat,
+                        "player": player.player,
+                        "amount": chips,
+                        "share": share,
+                        "hand": hand_name,
+                    }
+                )
+            pots_out.append(
+                {"number": number, "amount": pot.amount, "eligible": list(pot.eligible), "awards": pot_awards}
+            )
         for seat, entry in names.items():
             shares = won.get(seat)
             if shares:
@@ -882,8 +1122,10 @@ class Hand:
                     entry["low_cards"] = list(low_value(holes[seat], board).cards)
         if self._middle != 0:
             raise AssertionError(f"{self._middle} chips left in the middle after the awards (R6.7)")
-        stacks = [{"seat": p.seat, "player": p.player, "start": p.start, "stack": p.stack,
-                   "net": p.stack - p.start} for p in self.players]
+        stacks = [
+            {"seat": p.seat, "player": p.player, "start": p.start, "stack": p.stack, "net": p.stack - p.start}
+            for p in self.players
+        ]
         self._emit({"type": "end", "stacks": [[p.seat, p.stack] for p in self.players]})
         self._result = {
             "pots": pots_out,
@@ -918,7 +1160,9 @@ class Hand:
             stacks += p.stack
             put_in += p.put_in
         if stacks + self._middle != self._total:
-            raise AssertionError(f"chips not conserved: stacks {stacks} + middle {self._middle} != {self._total}")
+            raise AssertionError(
+                f"chips not conserved: stacks {stacks} + middle {self._middle} != {self._total}"
+            )
         if self.phase != COMPLETE and put_in + self._dead != self._middle:
             raise AssertionError(f"pots {self._middle} != contributions {put_in} + dead {self._dead}")
 
@@ -934,5 +1178,14 @@ def _seed_bytes(seed: bytes | str) -> bytes:
     return bytes(seed)
 
 
-__all__ = ["ANTE_KINDS", "DEAL_MODES", "GAMES", "Hand", "HandConfig", "SeatConfig", "FIXED_LIMIT",
-           "NO_LIMIT", "POT_LIMIT"]
+__all__ = [
+    "ANTE_KINDS",
+    "DEAL_MODES",
+    "FIXED_LIMIT",
+    "GAMES",
+    "NO_LIMIT",
+    "POT_LIMIT",
+    "Hand",
+    "HandConfig",
+    "SeatConfig",
+]

@@ -51,9 +51,9 @@ def to_phh(hand: Hand, /, **extra) -> str:
     antes = [0] * len(players)
     blinds = [0] * len(players)
     for i, p in enumerate(players):
-        if config.ante_kind == "per_player":
-            antes[i] = config.ante
-        elif config.ante_kind == "big_blind" and p.seat == config.big_blind_seat:
+        if config.ante_kind == "per_player" or (
+            config.ante_kind == "big_blind" and p.seat == config.big_blind_seat
+        ):
             antes[i] = config.ante
         if p.seat == config.small_blind_seat:
             blinds[i] = config.small_blind
@@ -103,7 +103,10 @@ def to_phh(hand: Hand, /, **extra) -> str:
         for event in hand.events:
             if event["type"] == "award":
                 won[event["seat"]] += event["amount"]
-        fields += [("finishing_stacks", [p.stack for p in players]), ("winnings", [won[p.seat] for p in players])]
+        fields += [
+            ("finishing_stacks", [p.stack for p in players]),
+            ("winnings", [won[p.seat] for p in players]),
+        ]
     for key, value in extra.items():
         fields.append((key, value))
     fields += [
@@ -156,9 +159,15 @@ def to_text(hand: Hand, title: str = "") -> str:
         kind = event["type"]
         who = name.get(event.get("seat"), "")
         if kind == "post":
-            label = {"ante": "the ante", "small_blind": "small blind", "big_blind": "big blind",
-                     "big_blind_ante": "the big blind ante"}[event["blind"]]
-            lines.append(f"{who}: posts {label} {event['amount']}" + (" and is all-in" if event["all_in"] else ""))
+            label = {
+                "ante": "the ante",
+                "small_blind": "small blind",
+                "big_blind": "big blind",
+                "big_blind_ante": "the big blind ante",
+            }[event["blind"]]
+            lines.append(
+                f"{who}: posts {label} {event['amount']}" + (" and is all-in" if event["all_in"] else "")
+            )
             if event["blind"] in ("small_blind", "big_blind"):
                 street_bet[event["seat"]] = event["amount"]
             if event["blind"] == "big_blind":
@@ -213,13 +222,17 @@ def to_text(hand: Hand, title: str = "") -> str:
         total = sum(pot["amount"] for pot in result["pots"])
         pots = ""
         if len(result["pots"]) > 1:
-            pots = " " + " | ".join(("Main pot" if pot["number"] == 0 else f"Side pot {pot['number']}")
-                                    + f" {pot['amount']}" for pot in result["pots"])
+            pots = " " + " | ".join(
+                ("Main pot" if pot["number"] == 0 else f"Side pot {pot['number']}") + f" {pot['amount']}"
+                for pot in result["pots"]
+            )
         lines.append(f"Total pot {total}" + (f" -{pots}" if pots else ""))
         if result["board"]:
             lines.append(f"Board {_cards(result['board'])}")
         for stack in result["stacks"]:
             net = stack["net"]
-            lines.append(f"Seat {stack['seat']}: {stack['player']} finishes with {stack['stack']} "
-                         f"({'+' if net > 0 else ''}{net})")
+            lines.append(
+                f"Seat {stack['seat']}: {stack['player']} finishes with {stack['stack']} "
+                f"({'+' if net > 0 else ''}{net})"
+            )
     return "\n".join(lines) + "\n"

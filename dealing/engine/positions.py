@@ -28,11 +28,13 @@ def _occupied(seats: Iterable[int]) -> list[int]:
     occupied = sorted(set(seats))
     for seat in occupied:
         if type(seat) is not int or seat < 1:
-            raise ConfigError("bad_seat", f"seat numbers must be positive integers, not {seat!r}",
-                              params={"seat": seat})
+            raise ConfigError(
+                "bad_seat", f"seat numbers must be positive integers, not {seat!r}", params={"seat": seat}
+            )
     if len(occupied) < 2:
-        raise ConfigError("too_few_players", "a hand needs at least two players", "R2.7",
-                          {"players": len(occupied)})
+        raise ConfigError(
+            "too_few_players", "a hand needs at least two players", "R2.7", {"players": len(occupied)}
+        )
     return occupied
 
 
@@ -63,16 +65,26 @@ def first_hand(seats: Iterable[int], button: int) -> Positions:
     """Positions for the first hand at a table, from the drawn button seat (R3.1, R3.5)."""
     occupied = _occupied(seats)
     if button not in occupied:
-        raise ConfigError("button_not_occupied", f"the button must start on an occupied seat, not seat {button}",
-                          "R3.1", {"seat": button})
+        raise ConfigError(
+            "button_not_occupied",
+            f"the button must start on an occupied seat, not seat {button}",
+            "R3.1",
+            {"seat": button},
+        )
     if len(occupied) == 2:
         return Positions(button, button, next_seat(occupied, button))
     small_blind = next_seat(occupied, button)
     return Positions(button, small_blind, next_seat(occupied, small_blind))
 
 
-def next_hand(seats: Iterable[int], *, button: int, big_blind: int, small_blind: int | None,
-              table_size: int | None = None) -> Positions:
+def next_hand(
+    seats: Iterable[int],
+    *,
+    button: int,
+    big_blind: int,
+    small_blind: int | None,
+    table_size: int | None = None,
+) -> Positions:
     """Positions for the next hand, given the previous hand's button, small blind (None if it was dead)
     and big blind, and the seats occupied now (R3.5, R3.6, R6.6)."""
     occupied = _occupied(seats)

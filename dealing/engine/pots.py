@@ -63,7 +63,7 @@ def split(amount: int, winners_in_order: Sequence[int], unit: int) -> list[tuple
 
 def halves(amount: int, unit: int) -> tuple[int, int]:
     """High and low halves of a Hi/Lo pot; an odd unit goes to the high (R6.5)."""
-    units, rest = divmod(amount, unit)
+    units, _rest = divmod(amount, unit)
     low = (units // 2) * unit
     return amount - low, low
 
@@ -84,8 +84,9 @@ def best(values: dict[int, object], order: Sequence[int]) -> list[int]:
     return winners
 
 
-def award(pot: Pot, order: Sequence[int], high: dict[int, object], low: dict[int, object] | None,
-          unit: int) -> list[tuple[int, int, str]]:
+def award(
+    pot: Pot, order: Sequence[int], high: dict[int, object], low: dict[int, object] | None, unit: int
+) -> list[tuple[int, int, str]]:
     """Share one pot. ``order`` lists seats clockwise from the first left of the button; ``high`` and
     ``low`` map the seats that showed (or won uncontested) to their hand values; ``low`` is None in
     a high-only game and holds only qualifying lows. Returns (seat, chips, "high" | "low" | "pot")."""
@@ -98,5 +99,6 @@ def award(pot: Pot, order: Sequence[int], high: dict[int, object], low: dict[int
         # R6.3, and R6.4: no qualifying low in this pot, the high takes all of it.
         return [(seat, chips, "pot") for seat, chips in split(pot.amount, high_winners, unit)]
     high_half, low_half = halves(pot.amount, unit)
-    return ([(seat, chips, "high") for seat, chips in split(high_half, high_winners, unit)]
-            + [(seat, chips, "low") for seat, chips in split(low_half, low_winners, unit)])
+    return [(seat, chips, "high") for seat, chips in split(high_half, high_winners, unit)] + [
+        (seat, chips, "low") for seat, chips in split(low_half, low_winners, unit)
+    ]

@@ -43,7 +43,7 @@ def main() -> None:
     client.force_authenticate(staff)
 
     for mode in ("services", "http"):
-        tournament, table = make_tournament(stacks=(10**6,) * 6, extra_entries=2, name=f"Bench {mode}")
+        _tournament, table = make_tournament(stacks=(10**6,) * 6, extra_entries=2, name=f"Bench {mode}")
         inputs, hands = [], []
         for _ in range(args.hands):
             started = time.perf_counter()
@@ -56,25 +56,35 @@ def main() -> None:
                     break
                 view = services.snapshot(hand)["full"]
                 options = view["options"]
-                body = {"type": "action", "seat": view["to_act"], "action": "call" if options["call"] else "check"}
+                body = {
+                    "type": "action",
+                    "seat": view["to_act"],
+                    "action": "call" if options["call"] else "check",
+                }
                 t0 = time.perf_counter()
                 if mode == "services":
-                    result = services.apply_input(hand, body, expected_seq=seq, client_action_id=f"c{time.time_ns()}",
-                                                  actor=staff)
+                    result = services.apply_input(
+                        hand, body, expected_seq=seq, client_action_id=f"c{time.time_ns()}", actor=staff
+                    )
                     seq = result.last_seq
                 else:
-                    response = client.post(f"/api/hands/{hand.pk}/actions/", {
-                        **body, "client_action_id": f"c{time.time_ns()}", "expected_seq": seq}, format="json")
+                    response = client.post(
+                        f"/api/hands/{hand.pk}/actions/",
+                        {**body, "client_action_id": f"c{time.time_ns()}", "expected_seq": seq},
+                        format="json",
+                    )
                     assert response.status_code == 200, response.content
                     seq = response.json()["last_seq"]
                 inputs.append(time.perf_counter() - t0)
                 count += 1
             hands.append((time.perf_counter() - started, count))
         inputs.sort()
-        print(f"{mode:8}: {len(inputs)} inputs over {len(hands)} six-player hands: per input median "
-              f"{statistics.median(inputs) * 1000:.1f} ms, p95 {inputs[int(len(inputs) * 0.95)] * 1000:.1f} ms; "
-              f"per hand (start to end, {statistics.mean(c for _, c in hands):.0f} inputs) "
-              f"{statistics.median(t for t, _ in hands) * 1000:.0f} ms")
+        print(
+            f"{mode:8}: {len(inputs)} inputs over {len(hands)} six-player hands: per input median "
+            f"{statistics.median(inputs) * 1000:.1f} ms, p95 {inputs[int(len(inputs) * 0.95)] * 1000:.1f} ms; "
+            f"per hand (start to end, {statistics.mean(c for _, c in hands):.0f} inputs) "
+            f"{statistics.median(t for t, _ in hands) * 1000:.0f} ms"
+        )
 
 
 if __name__ == "__main__":

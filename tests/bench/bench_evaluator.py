@@ -17,10 +17,18 @@ from itertools import combinations
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from dealing.engine.cards import CODES  # noqa: E402
-from dealing.engine.evaluator import (  # noqa: E402
-    _BEST_WITH_PAIR, _CARD_PRIME, _FLUSH, _HIGH, evaluate_hand, evaluate_high, evaluate_low, high_strength,
-    hilo_strengths, prepare_board,
+from dealing.engine.cards import CODES
+from dealing.engine.evaluator import (
+    _BEST_WITH_PAIR,
+    _CARD_PRIME,
+    _FLUSH,
+    _HIGH,
+    evaluate_hand,
+    evaluate_high,
+    evaluate_low,
+    high_strength,
+    hilo_strengths,
+    prepare_board,
 )
 
 
@@ -87,7 +95,7 @@ def main() -> None:
     tables = []
     for _ in range(max(1, args.deals // 6)):
         cards = rng.sample(range(52), 35)
-        tables.append(([cards[i:i + 5] for i in range(5, 35, 5)], cards[:5]))
+        tables.append(([cards[i : i + 5] for i in range(5, 35, 5)], cards[:5]))
 
     def showdown(holes, board):
         prepared = prepare_board(board)
@@ -95,16 +103,22 @@ def main() -> None:
             hilo_strengths(hole, prepared)
 
     rows.append(("ours: high + low, ints, 6 players per board", rate(showdown, tables) * 6))
-    code_tables = [([[CODES[c] for c in hole] for hole in holes], [CODES[c] for c in board]) for holes, board in tables]
+    code_tables = [
+        ([[CODES[c] for c in hole] for hole in holes], [CODES[c] for c in board]) for holes, board in tables
+    ]
 
     def showdown_values(holes, board):
         for hole in holes:  # as the hand state machine calls it
             evaluate_high(hole, board)
             evaluate_low(hole, board)
 
-    rows.append(("ours: evaluate_high + evaluate_low, 6 players per board", rate(showdown_values, code_tables) * 6))
+    rows.append(
+        ("ours: evaluate_high + evaluate_low, 6 players per board", rate(showdown_values, code_tables) * 6)
+    )
     sample = int_deals[: max(1, args.deals // 5)]
-    rows.append(("plain loop over the 100 combinations, table lookups, high only", rate(plain_loop_high, sample)))
+    rows.append(
+        ("plain loop over the 100 combinations, table lookups, high only", rate(plain_loop_high, sample))
+    )
 
     try:
         import pokerkit
@@ -125,7 +139,9 @@ def main() -> None:
             return high, low
 
         version = importlib.metadata.version("pokerkit")
-        rows.append((f"pokerkit {version}: high only (OmahaHoldemHand.from_game)", rate(pk_high, pk_deals, repeat=1)))
+        rows.append(
+            (f"pokerkit {version}: high only (OmahaHoldemHand.from_game)", rate(pk_high, pk_deals, repeat=1))
+        )
         rows.append(("pokerkit: high + low (+ OmahaEightOrBetterLowHand)", rate(pk_hilo, pk_deals, repeat=1)))
 
     width = max(len(name) for name, _ in rows)
@@ -135,7 +151,10 @@ def main() -> None:
         print(f"  {name:<{width}}  {per_second:>13,.0f}")
     ours = dict(rows)
     if pokerkit is not None:
-        ratio = ours["ours: high + low, ints (hilo_strengths)"] / ours["pokerkit: high + low (+ OmahaEightOrBetterLowHand)"]
+        ratio = (
+            ours["ours: high + low, ints (hilo_strengths)"]
+            / ours["pokerkit: high + low (+ OmahaEightOrBetterLowHand)"]
+        )
         print(f"\n  high + low, ours (ints) / pokerkit: {ratio:,.0f}x")
 
 

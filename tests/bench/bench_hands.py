@@ -28,17 +28,28 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from dealing.engine import Hand, HandConfig, evaluator  # noqa: E402
+from dealing.engine import Hand, HandConfig, evaluator
 
-GAMES = [(game, betting) for game in ("courchevel", "courchevel_hilo")
-         for betting in ("fixed_limit", "pot_limit", "no_limit")]
+GAMES = [
+    (game, betting)
+    for game in ("courchevel", "courchevel_hilo")
+    for betting in ("fixed_limit", "pot_limit", "no_limit")
+]
 clock = time.process_time
 
 
 def new_config(rng: random.Random, game: str, betting: str) -> HandConfig:
     seats = [(seat, f"p{seat}", rng.randint(10, 200) * 10) for seat in range(1, 7)]
-    return HandConfig(game=game, betting=betting, seats=seats, button_seat=1, small_blind_seat=2,
-                      big_blind_seat=3, small_blind=5, big_blind=10)
+    return HandConfig(
+        game=game,
+        betting=betting,
+        seats=seats,
+        button_seat=1,
+        small_blind_seat=2,
+        big_blind_seat=3,
+        small_blind=5,
+        big_blind=10,
+    )
 
 
 def choose(options, rng: random.Random) -> tuple:
@@ -132,19 +143,39 @@ def bench_split(hands_per_game: int) -> tuple[dict, int]:
 
 
 def pokerkit_state(game: str, betting: str, stacks: list[int]):
-    from pokerkit import (Automation, BettingStructure, Deck, OmahaEightOrBetterLowHand, OmahaHoldemHand,
-                          Opening, State, Street)
+    from pokerkit import (
+        Automation,
+        BettingStructure,
+        Deck,
+        OmahaEightOrBetterLowHand,
+        OmahaHoldemHand,
+        Opening,
+        State,
+        Street,
+    )
 
-    structure = {"fixed_limit": BettingStructure.FIXED_LIMIT, "pot_limit": BettingStructure.POT_LIMIT,
-                 "no_limit": BettingStructure.NO_LIMIT}[betting]
+    structure = {
+        "fixed_limit": BettingStructure.FIXED_LIMIT,
+        "pot_limit": BettingStructure.POT_LIMIT,
+        "no_limit": BettingStructure.NO_LIMIT,
+    }[betting]
     cap = 4 if betting == "fixed_limit" else None
     small, big = 10, 20
     hand_types = (OmahaHoldemHand,) if game == "courchevel" else (OmahaHoldemHand, OmahaEightOrBetterLowHand)
     return State(
-        (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-         Automation.CARD_BURNING, Automation.HOLE_DEALING, Automation.BOARD_DEALING,
-         Automation.RUNOUT_COUNT_SELECTION, Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
-         Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING),
+        (
+            Automation.ANTE_POSTING,
+            Automation.BET_COLLECTION,
+            Automation.BLIND_OR_STRADDLE_POSTING,
+            Automation.CARD_BURNING,
+            Automation.HOLE_DEALING,
+            Automation.BOARD_DEALING,
+            Automation.RUNOUT_COUNT_SELECTION,
+            Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+            Automation.HAND_KILLING,
+            Automation.CHIPS_PUSHING,
+            Automation.CHIPS_PULLING,
+        ),
         Deck.STANDARD,
         hand_types,
         (
@@ -155,7 +186,12 @@ def pokerkit_state(game: str, betting: str, stacks: list[int]):
             Street(True, (), 1, False, Opening.POSITION, big if betting == "fixed_limit" else small, cap),
         ),
         structure,
-        True, 0, (5, 10), 0, stacks, len(stacks),
+        True,
+        0,
+        (5, 10),
+        0,
+        stacks,
+        len(stacks),
     )
 
 
@@ -201,8 +237,12 @@ def python_speed() -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=6.0, help="CPU seconds for our engine (and pokerkit's)")
-    parser.add_argument("--rounds", type=int, default=3, help="the six games are played in turn this many times")
+    parser.add_argument(
+        "--seconds", type=float, default=6.0, help="CPU seconds for our engine (and pokerkit's)"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="the six games are played in turn this many times"
+    )
     parser.add_argument("--no-pokerkit", action="store_true")
     parser.add_argument("--no-split", action="store_true", help="skip the split of a hand's time")
     args = parser.parse_args()
@@ -213,32 +253,49 @@ def main() -> None:
     split = None if args.no_split else bench_split(100)
     theirs = {} if args.no_pokerkit else bench_pokerkit(args.seconds)
     print("Complete random six-player hands a second of CPU time, one core (goal >= 2,000)")
-    print(f"(this machine: sum(range(1000)) takes {speed:.1f} us of CPU, about 10 on a quiet desktop core; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    print(
+        f"(this machine: sum(range(1000)) takes {speed:.1f} us of CPU, about 10 on a quiet desktop core; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
+    )
     print(f"{'game':<34} {'hands':>7} {'hands/s':>10} {'showdowns':>10} {'pokerkit':>10}")
     for (game, betting), (hands, seconds, showdowns) in ours.items():
         pk = theirs.get((game, betting))
-        print(f"{game + ' ' + betting:<34} {hands:>7,} {hands / seconds:>10,.0f} {showdowns / hands:>10.0%} "
-              f"{'-' if pk is None else format(pk, ',.0f'):>10}")
+        print(
+            f"{game + ' ' + betting:<34} {hands:>7,} {hands / seconds:>10,.0f} {showdowns / hands:>10.0%} "
+            f"{'-' if pk is None else format(pk, ',.0f'):>10}"
+        )
     hands = sum(total[0] for total in ours.values())
     seconds = sum(total[1] for total in ours.values())
-    print(f"{'all six games':<34} {hands:>7,} {hands / seconds:>10,.0f}"
-          + (f" {'':>10} {len(theirs) / sum(1 / rate for rate in theirs.values()):>10,.0f}" if theirs else ""))
+    print(
+        f"{'all six games':<34} {hands:>7,} {hands / seconds:>10,.0f}"
+        + (f" {'':>10} {len(theirs) / sum(1 / rate for rate in theirs.values()):>10,.0f}" if theirs else "")
+    )
     rate = hands / seconds
     print(f"goal >= 2,000 hands/s: {'met' if rate >= 2000 else 'NOT MET'} ({rate / 2000:.2f} x the goal)")
-    print(f"rounds: {', '.join(format(rate, ',.0f') for rate in round_rates)} hands/s "
-          f"(median {statistics.median(round_rates):,.0f}); {1e6 * seconds / hands:,.0f} us of CPU per hand")
-    print(f"(the evaluator met {rows_built:,} board rank patterns for the first time and built their rows, of "
-          f"6,175; a long-running server soon has them all)")
+    print(
+        f"rounds: {', '.join(format(rate, ',.0f') for rate in round_rates)} hands/s "
+        f"(median {statistics.median(round_rates):,.0f}); {1e6 * seconds / hands:,.0f} us of CPU per hand"
+    )
+    print(
+        f"(the evaluator met {rows_built:,} board rank patterns for the first time and built their rows, of "
+        f"6,175; a long-running server soon has them all)"
+    )
     if split is not None:
         steps, actions = split
         total = sum(steps.values())
-        print(f"\nOne hand's CPU time, {actions:.1f} actions a hand (separate pass, timer calls included: "
-              f"{total:,.0f} us a hand)")
-        names = {"config": "HandConfig and seed", "start": "Hand.start (shuffle, blinds, deal)",
-                 "options": "options() of the player to act", "act": "act() but the last",
-                 "last act": "last act() (board, showdown, awards)", "choice": "the bench's random choice",
-                 "result": "result()"}
+        print(
+            f"\nOne hand's CPU time, {actions:.1f} actions a hand (separate pass, timer calls included: "
+            f"{total:,.0f} us a hand)"
+        )
+        names = {
+            "config": "HandConfig and seed",
+            "start": "Hand.start (shuffle, blinds, deal)",
+            "options": "options() of the player to act",
+            "act": "act() but the last",
+            "last act": "last act() (board, showdown, awards)",
+            "choice": "the bench's random choice",
+            "result": "result()",
+        }
         for step, micros in steps.items():
             print(f"  {names[step]:<40} {micros:>8,.0f} us {micros / total:>6.0%}")
 

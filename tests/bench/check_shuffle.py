@@ -27,7 +27,7 @@ from scipy import stats
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-from dealing.engine.shuffle import UNSHUFFLED_DECK, hand_seed, shuffled_deck  # noqa: E402
+from dealing.engine.shuffle import UNSHUFFLED_DECK, hand_seed, shuffled_deck
 
 INDEX = {code: i for i, code in enumerate(UNSHUFFLED_DECK)}
 
@@ -62,8 +62,10 @@ def main() -> None:
         decks[hand] = order
         odd += parity(order)
     elapsed = time.perf_counter() - start
-    print(f"{n:,} decks from master seed {args.master_seed[:16]}…, table 1, hands 0..{n - 1} "
-          f"({elapsed:.1f} s, {n / elapsed:,.0f} decks/s)")
+    print(
+        f"{n:,} decks from master seed {args.master_seed[:16]}…, table 1, hands 0..{n - 1} "
+        f"({elapsed:.1f} s, {n / elapsed:,.0f} decks/s)"
+    )
     print()
 
     # 1. Card by position.
@@ -79,9 +81,13 @@ def main() -> None:
     print("1. card by position (52 x 52 counts)")
     print(f"   chi-square = {chi2:,.1f}, df = {df}, p = {p:.4f}")
     print(f"   counts per cell: expected {expected:,.1f}, min {counts.min()}, max {counts.max()}")
-    print(f"   smallest per-position p = {per_position[worst]:.4f} (position {worst}), "
-          f"Bonferroni x52 = {min(1.0, per_position[worst] * 52):.4f}")
-    print(f"   per-position p-values uniform? Kolmogorov-Smirnov p = {stats.kstest(per_position, 'uniform').pvalue:.4f}")
+    print(
+        f"   smallest per-position p = {per_position[worst]:.4f} (position {worst}), "
+        f"Bonferroni x52 = {min(1.0, per_position[worst] * 52):.4f}"
+    )
+    print(
+        f"   per-position p-values uniform? Kolmogorov-Smirnov p = {stats.kstest(per_position, 'uniform').pvalue:.4f}"
+    )
     print()
 
     # 2. The first two cards as an ordered pair.

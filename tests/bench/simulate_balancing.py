@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tables import balancing  # noqa: E402
+from tables import balancing
 
 
 def next_positions(table: balancing.TableState, last_small_blind: int | None):
@@ -100,7 +100,11 @@ def run(entries: int, seats: int, seed: int, mid_hand: float, options: balancing
     record(field.decide())
     active = list(range(1, n_tables + 1))
     while len(field.where) > 1:
-        active = [n for n in active if not field.tables[n].broken] if len(active) != field.active_tables() else active
+        active = (
+            [n for n in active if not field.tables[n].broken]
+            if len(active) != field.active_tables()
+            else active
+        )
         number = rng.choice(active)
         table = field.tables[number]
         if table.hand_in_progress:
@@ -174,21 +178,29 @@ def run_db(entries: int, seats: int, seed: int):
     from django.db.models import Count, Q
 
     call_command("migrate", verbosity=0)
-    from tournaments.models import BlindStructure, Entry, Level, Player, Tournament
-    from tournaments.services import bust_entries
-
     from tables import services
     from tables.models import Move, Seat, Table
+    from tournaments.models import BlindStructure, Entry, Level, Player, Tournament
+    from tournaments.services import bust_entries
 
     rng = random.Random(seed)
     structure = BlindStructure.objects.create(name="sim", betting="no_limit")
     Level.objects.create(structure=structure, order=0, duration_minutes=20, small_blind=10, big_blind=20)
-    tournament = Tournament.objects.create(name="sim", game="courchevel", betting="no_limit", starting_stack=1000,
-                                           structure=structure, seats_per_table=seats,
-                                           status=Tournament.Status.RUNNING)
-    Entry.objects.bulk_create([
-        Entry(tournament=tournament, player=Player.objects.create(name=f"P{i}"), chips=1000) for i in range(entries)
-    ])
+    tournament = Tournament.objects.create(
+        name="sim",
+        game="courchevel",
+        betting="no_limit",
+        starting_stack=1000,
+        structure=structure,
+        seats_per_table=seats,
+        status=Tournament.Status.RUNNING,
+    )
+    Entry.objects.bulk_create(
+        [
+            Entry(tournament=tournament, player=Player.objects.create(name=f"P{i}"), chips=1000)
+            for i in range(entries)
+        ]
+    )
     started = time.perf_counter()
     services.draw_seats(tournament)
     finish_times = []
@@ -198,20 +210,26 @@ def run_db(entries: int, seats: int, seed: int):
         halted = services.halted_reasons(tournament)
         ready = [t for t in tables if not halted[t.pk]]
         table = rng.choice(ready)
-        occupied = sorted(Seat.objects.filter(table=table, entry__isnull=False).values_list("number", "entry_id"))
+        occupied = sorted(
+            Seat.objects.filter(table=table, entry__isnull=False).values_list("number", "entry_id")
+        )
         services.hand_started(table)
         _number, victim = rng.choice(occupied)
         Entry.objects.filter(pk=victim).update(chips=0)
         bust_entries(tournament, [(Entry.objects.get(pk=victim), 100)])
-        state = balancing.TableState(number=table.number, size=table.seats, big_blind=table.big_blind_seat,
-                                     seats=dict(occupied))
+        state = balancing.TableState(
+            number=table.number, size=table.seats, big_blind=table.big_blind_seat, seats=dict(occupied)
+        )
         big_blind = state.next_big_blind_seat() if table.big_blind_seat else occupied[0][0]
         t0 = time.perf_counter()
         # Balances in the same transaction; the queued task runs again after the commit (eager here).
         services.hand_finished(table, button_seat=table.big_blind_seat, big_blind_seat=big_blind)
         finish_times.append(time.perf_counter() - t0)
-        counts = list(Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE).annotate(
-            players=Count("seat_set", filter=Q(seat_set__entry__isnull=False))).values_list("players", flat=True))
+        counts = list(
+            Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE)
+            .annotate(players=Count("seat_set", filter=Q(seat_set__entry__isnull=False)))
+            .values_list("players", flat=True)
+        )
         if len(counts) > 1:
             worst = max(worst, max(counts) - min(counts))
     total = time.perf_counter() - started
@@ -221,11 +239,15 @@ def run_db(entries: int, seats: int, seed: int):
     print(f"{'largest imbalance (seated)':>70}: {worst}")
     print(f"{'final-table redraws':>70}: {done.filter(reason='redraw').values('draw').distinct().count()}")
     print(f"{'total time s':>70}: {total:.3f}")
-    print(f"{'hand_finished (balancing + the queued task) mean ms':>70}: {1000 * statistics.fmean(finish_times):.3f}")
+    print(
+        f"{'hand_finished (balancing + the queued task) mean ms':>70}: {1000 * statistics.fmean(finish_times):.3f}"
+    )
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--entries", type=int, default=10_000)
     parser.add_argument("--seats", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
@@ -233,11 +255,18 @@ def main():
     parser.add_argument("--difference", type=int, default=1)
     parser.add_argument("--relaxed", type=int, default=None)
     parser.add_argument("--relaxed-above", type=int, default=0)
-    parser.add_argument("--db-entries", type=int, default=0,
-                        help="also run this many entries through the database path (tables.services)")
+    parser.add_argument(
+        "--db-entries",
+        type=int,
+        default=0,
+        help="also run this many entries through the database path (tables.services)",
+    )
     args = parser.parse_args()
-    options = balancing.Options(allowed_difference=args.difference, relaxed_difference=args.relaxed,
-                                relaxed_above_tables=args.relaxed_above)
+    options = balancing.Options(
+        allowed_difference=args.difference,
+        relaxed_difference=args.relaxed,
+        relaxed_above_tables=args.relaxed_above,
+    )
     run(args.entries, args.seats, args.seed, args.mid_hand, options)
     if args.db_entries:
         run_db(args.db_entries, args.seats, args.seed)

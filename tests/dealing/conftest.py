@@ -16,22 +16,59 @@ from tournaments.models import BlindStructure, Entry, Level, Player, Tournament
 MASTER_SEED = bytes(range(32))
 
 
-def make_tournament(*, game="courchevel", betting="no_limit", stacks=(1000, 1000, 1000), seats=None,
-                    sb=10, bb=20, ante=0, ante_kind="none", table_size=8, button_seat=1,
-                    seeding="master", smallest_chip=1, extra_entries=0, name="Cup"):
+def make_tournament(
+    *,
+    game="courchevel",
+    betting="no_limit",
+    stacks=(1000, 1000, 1000),
+    seats=None,
+    sb=10,
+    bb=20,
+    ante=0,
+    ante_kind="none",
+    table_size=8,
+    button_seat=1,
+    seeding="master",
+    smallest_chip=1,
+    extra_entries=0,
+    name="Cup",
+):
     """A running tournament, one table with ``stacks`` seated at ``seats`` (default 1, 2, 3 ...)."""
     structure = BlindStructure.objects.create(name=f"{name} blinds", betting=betting)
     fixed = betting == "fixed_limit"
-    Level.objects.create(structure=structure, order=0, duration_minutes=30, small_blind=sb, big_blind=bb,
-                         ante=ante, ante_kind=ante_kind, small_bet=bb if fixed else 0,
-                         big_bet=2 * bb if fixed else 0)
-    Level.objects.create(structure=structure, order=1, duration_minutes=30, small_blind=2 * sb,
-                         big_blind=2 * bb, small_bet=2 * bb if fixed else 0, big_bet=4 * bb if fixed else 0)
+    Level.objects.create(
+        structure=structure,
+        order=0,
+        duration_minutes=30,
+        small_blind=sb,
+        big_blind=bb,
+        ante=ante,
+        ante_kind=ante_kind,
+        small_bet=bb if fixed else 0,
+        big_bet=2 * bb if fixed else 0,
+    )
+    Level.objects.create(
+        structure=structure,
+        order=1,
+        duration_minutes=30,
+        small_blind=2 * sb,
+        big_blind=2 * bb,
+        small_bet=2 * bb if fixed else 0,
+        big_bet=4 * bb if fixed else 0,
+    )
     tournament = Tournament.objects.create(
-        name=name, game=game, betting=betting, starting_stack=1000, structure=structure,
-        seats_per_table=table_size, status=Tournament.Status.RUNNING, seeding=seeding,
-        master_seed=MASTER_SEED if seeding == "master" else None, smallest_chip=smallest_chip,
-        level_index=0, level_started_at=timezone.now() - timedelta(minutes=1),
+        name=name,
+        game=game,
+        betting=betting,
+        starting_stack=1000,
+        structure=structure,
+        seats_per_table=table_size,
+        status=Tournament.Status.RUNNING,
+        seeding=seeding,
+        master_seed=MASTER_SEED if seeding == "master" else None,
+        smallest_chip=smallest_chip,
+        level_index=0,
+        level_started_at=timezone.now() - timedelta(minutes=1),
     )
     table = Table.objects.create(tournament=tournament, number=1, seats=table_size, button_seat=button_seat)
     for number in range(1, table_size + 1):
@@ -48,18 +85,27 @@ def make_tournament(*, game="courchevel", betting="no_limit", stacks=(1000, 1000
 
 
 def chips_by_seat(table) -> dict[int, int]:
-    return {s.number: s.entry.chips for s in Seat.objects.filter(table=table, entry__isnull=False)
-            .select_related("entry")}
+    return {
+        s.number: s.entry.chips
+        for s in Seat.objects.filter(table=table, entry__isnull=False).select_related("entry")
+    }
 
 
 def world(table) -> tuple:
     """Everything an error must leave unchanged: events, hands, chips, table positions."""
     table = Table.objects.get(pk=table.pk)
     return (
-        list(HandEvent.objects.filter(hand__table=table).order_by("hand", "seq").values_list(
-            "hand_id", "seq", "type", "payload")),
-        list(Hand.objects.filter(table=table).order_by("number").values_list("number", "status", "state_seq")),
-        sorted(Entry.objects.filter(tournament=table.tournament).values_list("pk", "chips", "status", "place")),
+        list(
+            HandEvent.objects.filter(hand__table=table)
+            .order_by("hand", "seq")
+            .values_list("hand_id", "seq", "type", "payload")
+        ),
+        list(
+            Hand.objects.filter(table=table).order_by("number").values_list("number", "status", "state_seq")
+        ),
+        sorted(
+            Entry.objects.filter(tournament=table.tournament).values_list("pk", "chips", "status", "place")
+        ),
         (table.button_seat, table.big_blind_seat, table.hand_in_progress),
     )
 
@@ -83,8 +129,11 @@ class Tablet:
     def send(self, body, *, client_action_id=None, expected_seq=None):
         if self.seq is None:
             self.refresh()
-        payload = {"client_action_id": client_action_id or f"cid-{next(_ids)}",
-                   "expected_seq": self.seq if expected_seq is None else expected_seq, **body}
+        payload = {
+            "client_action_id": client_action_id or f"cid-{next(_ids)}",
+            "expected_seq": self.seq if expected_seq is None else expected_seq,
+            **body,
+        }
         response = self.client.post(f"/api/hands/{self.hand_id}/actions/", payload, format="json")
         if response.status_code == 200:
             self.seq = response.json()["hand"]["seq"]
@@ -147,8 +196,12 @@ class RaiseOnce:
         options = state["options"]
         if not self.done and options["raise_kind"] and options["min_to"] is not None:
             self.done = True
-            return {"type": "action", "seat": state["to_act"], "action": options["raise_kind"],
-                    "amount": options["min_to"]}
+            return {
+                "type": "action",
+                "seat": state["to_act"],
+                "action": options["raise_kind"],
+                "amount": options["min_to"],
+            }
         return call_down(state)
 
 

@@ -59,8 +59,11 @@ def test_busts_get_places_and_the_tables_are_balanced(api):
         if stack["stack"]:
             assert Entry.objects.get(pk=hand.seats[str(stack["seat"])]["entry"]).chips == stack["stack"]
     # balancing (R8.3/R8.4): the short table gets players or is broken up, in the same transaction
-    assert Move.objects.filter(tournament=tournament).filter(
-        models.Q(from_table=table) | models.Q(to_table=table)).exists()
+    assert (
+        Move.objects.filter(tournament=tournament)
+        .filter(models.Q(from_table=table) | models.Q(to_table=table))
+        .exists()
+    )
     assert sum(Entry.objects.filter(tournament=tournament).values_list("chips", flat=True)) == 1450 + 10000
 
 

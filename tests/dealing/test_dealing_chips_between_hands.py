@@ -36,6 +36,10 @@ def test_rebuy_addon_and_recount_wait_for_the_hand_to_end(staff_api):
     assert (entry.chips, entry.rebuys, entry.addon_taken) == (1000, 0, False)
 
     services.void_hand(hand, reason="misdeal", actor=None)
-    assert staff_api.post(f"/api/entries/{entry.pk}/chips/", {"chips": 900, "reason": "recount"},
-                          format="json").status_code == 200
+    assert (
+        staff_api.post(
+            f"/api/entries/{entry.pk}/chips/", {"chips": 900, "reason": "recount"}, format="json"
+        ).status_code
+        == 200
+    )
     assert Entry.objects.get(pk=entry.pk).chips == 900

@@ -55,10 +55,14 @@ def test_two_tablets_racing_the_same_action_make_exactly_one_event(api, staff):
 
     # Two tablets acting for the same seat from the same state: one wins, the other is stale.
     seq += 1
-    results = race(staff, hand_id, [
-        {"client_action_id": "tablet-a", "expected_seq": seq, "seat": 2, "action": "call"},
-        {"client_action_id": "tablet-b", "expected_seq": seq, "seat": 2, "action": "fold"},
-    ])
+    results = race(
+        staff,
+        hand_id,
+        [
+            {"client_action_id": "tablet-a", "expected_seq": seq, "seat": 2, "action": "call"},
+            {"client_action_id": "tablet-b", "expected_seq": seq, "seat": 2, "action": "fold"},
+        ],
+    )
     codes = sorted(r[0] for r in results)
     assert codes == [200, 409], results
     assert HandEvent.objects.filter(hand_id=hand_id, type="action").count() == 2
@@ -89,8 +93,9 @@ def test_retry_after_a_lost_response_gets_the_original_result(api):
 def test_restart_mid_hand_rebuilds_from_the_events_and_ends_the_same(api, damage):
     """The events are the truth: with the snapshot dropped, corrupted or left behind, the hand is rebuilt
     from its events and plays on to exactly the result of the same hand played without a break."""
-    _, table = make_tournament(game="courchevel_hilo", betting="pot_limit", stacks=(900, 1200, 700, 1000),
-                               extra_entries=1)
+    _, table = make_tournament(
+        game="courchevel_hilo", betting="pot_limit", stacks=(900, 1200, 700, 1000), extra_entries=1
+    )
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     tablet = Tablet(api, hand_id)
     policy = RaiseOnce()
@@ -146,10 +151,14 @@ def test_starting_twice_with_the_same_id_deals_one_hand(api):
 def test_the_same_start_id_with_another_deal_mode_is_refused(api):
     """Like an action, a reused client_action_id with a different body gets 422 and deals nothing."""
     _, table = make_tournament(stacks=(1000, 1000, 1000))
-    first = api.post("/api/hands/", {"table": table.pk, "client_action_id": "deal-1", "deal_mode": "seeded"},
-                     format="json")
-    other = api.post("/api/hands/", {"table": table.pk, "client_action_id": "deal-1", "deal_mode": "entered"},
-                     format="json")
+    first = api.post(
+        "/api/hands/", {"table": table.pk, "client_action_id": "deal-1", "deal_mode": "seeded"}, format="json"
+    )
+    other = api.post(
+        "/api/hands/",
+        {"table": table.pk, "client_action_id": "deal-1", "deal_mode": "entered"},
+        format="json",
+    )
     assert first.status_code == 201
     assert other.status_code == 422 and other.json()["code"] == "client_action_id_reused"
     assert list(Hand.objects.filter(table=table).values_list("deal_mode", flat=True)) == ["seeded"]

@@ -36,7 +36,9 @@ def test_void_returns_every_chip_and_the_redeal_keeps_the_positions(api, floor_a
     assert void.type == "void" and void.payload["reason"] == "two cards exposed" and void.actor == floor
     audit = AuditEntry.objects.get(action="hand.void")
     assert audit.actor == floor and audit.reason == "two cards exposed"
-    assert floor_api.post(f"/api/hands/{hand_id}/void/", {"reason": "again"}, format="json").status_code == 409
+    assert (
+        floor_api.post(f"/api/hands/{hand_id}/void/", {"reason": "again"}, format="json").status_code == 409
+    )
 
     voided = Hand.objects.get(pk=hand_id)
     redeal = Hand.objects.get(pk=api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
@@ -57,10 +59,15 @@ def test_correct_the_last_action_before_further_action(api, floor_api, floor):
     assert tablet.act(3, "raise", 60).status_code == 200
     seq = tablet.seq
     assert floor_api.post(f"/api/hands/{hand_id}/correct/", {"reason": ""}, format="json").status_code == 400
-    stale = floor_api.post(f"/api/hands/{hand_id}/correct/", {"reason": "r", "expected_seq": seq - 1}, format="json")
+    stale = floor_api.post(
+        f"/api/hands/{hand_id}/correct/", {"reason": "r", "expected_seq": seq - 1}, format="json"
+    )
     assert stale.status_code == 409
-    response = floor_api.post(f"/api/hands/{hand_id}/correct/",
-                              {"reason": "dealer pressed raise for a check", "expected_seq": seq}, format="json")
+    response = floor_api.post(
+        f"/api/hands/{hand_id}/correct/",
+        {"reason": "dealer pressed raise for a check", "expected_seq": seq},
+        format="json",
+    )
     assert response.status_code == 200
     state = response.json()["state"]
     assert state["to_act"] == 3 and state["current_bet"] == 20
@@ -118,8 +125,9 @@ def test_verify_checks_the_events_a_correction_took_back(api, floor_api):
     correction = HandEvent.objects.get(hand=hand, type="correction")
     assert any(c.name == f"correction {correction.seq}" and c.ok for c in report.checks)
 
-    taken_back_board = HandEvent.objects.filter(hand=hand, type="board",
-                                                seq__in=correction.payload["retracts"]).first()
+    taken_back_board = HandEvent.objects.filter(
+        hand=hand, type="board", seq__in=correction.payload["retracts"]
+    ).first()
     cards = list(taken_back_board.payload["cards"])
     cards[0] = next(c for c in ("2c", "2d", "2h", "2s", "3c", "3d") if c not in cards)
     tamper(taken_back_board, {**taken_back_board.payload, "cards": cards})

@@ -22,7 +22,7 @@ def start(api, table, **extra):
 def running(api):
     """A no-limit hand at a three-player table; seat 1 is the button, seat 2 small blind, seat 3 big blind,
     so seat 1 acts first pre-flop (R4.3)."""
-    tournament, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    _tournament, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
     data = start(api, table)
     assert data["state"]["to_act"] == 1
     tablet = Tablet(api, data["id"])
@@ -108,7 +108,7 @@ def test_illegal_amount_is_422_naming_the_allowed_range(running, amount, code):
 
 @pytest.mark.django_db
 def test_legal_options_name_the_range(api, running):
-    table, tablet = running
+    _table, tablet = running
     options = api.get(f"/api/hands/{tablet.hand_id}/options/").json()
     assert options["to_act"] == 1 and options["awaiting"] == "action"
     assert (options["options"]["min_to"], options["options"]["max_to"]) == (40, 1000)
@@ -142,9 +142,12 @@ def test_anything_on_a_finished_hand_is_409(api, floor, running):
     assert tablet.act(2, "fold").status_code == 200
     assert Hand.objects.get(pk=tablet.hand_id).status == "finished"
     state = world(table)
-    for body in ({"type": "action", "seat": 3, "action": "check"}, {"type": "board", "cards": ["2c"]},
-                 {"type": "show", "seat": 3, "cards": ["2c", "3c", "4c", "5c", "6c"]},
-                 {"type": "muck", "seat": 3}):
+    for body in (
+        {"type": "action", "seat": 3, "action": "check"},
+        {"type": "board", "cards": ["2c"]},
+        {"type": "show", "seat": 3, "cards": ["2c", "3c", "4c", "5c", "6c"]},
+        {"type": "muck", "seat": 3},
+    ):
         response = tablet.send(body)
         assert response.status_code == 409, body
         assert response.json()["code"] == "hand_over"
@@ -162,9 +165,11 @@ def test_anything_on_a_finished_hand_is_409(api, floor, running):
 def test_writes_need_staff_and_bad_fields_are_400(anon, running):
     table, tablet = running
     state = world(table)
-    response = anon.post(f"/api/hands/{tablet.hand_id}/actions/",
-                         {"client_action_id": "x", "expected_seq": tablet.seq, "seat": 1, "action": "fold"},
-                         format="json")
+    response = anon.post(
+        f"/api/hands/{tablet.hand_id}/actions/",
+        {"client_action_id": "x", "expected_seq": tablet.seq, "seat": 1, "action": "fold"},
+        format="json",
+    )
     assert response.status_code == 403
     assert anon.post("/api/hands/", {"table": table.pk}, format="json").status_code == 403
     missing = tablet.send({"type": "action", "action": "raise"})
@@ -179,7 +184,7 @@ def test_writes_need_staff_and_bad_fields_are_400(anon, running):
 
 @pytest.mark.django_db
 def test_start_refused_while_a_hand_is_running(api, running):
-    table, tablet = running
+    table, _tablet = running
     state = world(table)
     response = api.post("/api/hands/", {"table": table.pk}, format="json")
     assert response.status_code == 409 and response.json()["code"] == "hand_running"
@@ -197,12 +202,15 @@ def test_start_refused_with_fewer_than_two_players(api):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("change, code", [
-    ({"paused_at": "now", "remaining_when_paused": 600.0}, "paused"),
-    ({"status": "on_break"}, "on_break"),
-    ({"status": "registering"}, "not_running"),
-    ({"status": "finished"}, "not_running"),
-])
+@pytest.mark.parametrize(
+    "change, code",
+    [
+        ({"paused_at": "now", "remaining_when_paused": 600.0}, "paused"),
+        ({"status": "on_break"}, "on_break"),
+        ({"status": "registering"}, "not_running"),
+        ({"status": "finished"}, "not_running"),
+    ],
+)
 def test_start_refused_when_the_tournament_cannot_deal(api, change, code):
     tournament, table = make_tournament(stacks=(1000, 1000, 1000))
     for name, value in change.items():
@@ -232,8 +240,9 @@ def test_start_refused_at_a_table_halted_for_balancing(api):
     tournament, table = make_tournament(stacks=(1000, 1000), table_size=8)
     other = Table.objects.create(tournament=tournament, number=2, seats=8)
     for number in range(1, 9):
-        player_entry = Entry.objects.create(tournament=tournament, player=Entry.objects.first().player,
-                                            number=10 + number, chips=1000)
+        player_entry = Entry.objects.create(
+            tournament=tournament, player=Entry.objects.first().player, number=10 + number, chips=1000
+        )
         Seat.objects.create(table=other, number=number, entry=player_entry)
     state = world(table)
     response = api.post("/api/hands/", {"table": table.pk}, format="json")

@@ -9,8 +9,11 @@ from tournaments.models import Entry
 
 from .conftest import RaiseOnce, Tablet, chips_by_seat, make_tournament, play_out
 
-GAMES = [(game, betting) for game in ("courchevel", "courchevel_hilo")
-         for betting in ("fixed_limit", "pot_limit", "no_limit")]
+GAMES = [
+    (game, betting)
+    for game in ("courchevel", "courchevel_hilo")
+    for betting in ("fixed_limit", "pot_limit", "no_limit")
+]
 
 
 @pytest.mark.django_db
@@ -18,8 +21,9 @@ GAMES = [(game, betting) for game in ("courchevel", "courchevel_hilo")
 def test_full_hand_of_each_game_through_the_api(api, game, betting):
     """R1: every one of the six games plays end to end: chips conserved (R6.7), stacks written back to
     the entries, the seed revealed and matching its commitment, and the hand verifies."""
-    tournament, table = make_tournament(game=game, betting=betting, stacks=(1000, 1500, 800, 1200),
-                                        extra_entries=2)
+    _tournament, table = make_tournament(
+        game=game, betting=betting, stacks=(1000, 1500, 800, 1200), extra_entries=2
+    )
     before = chips_by_seat(table)
     response = api.post("/api/hands/", {"table": table.pk}, format="json")
     assert response.status_code == 201, response.json()
@@ -49,20 +53,27 @@ def test_full_hand_of_each_game_through_the_api(api, game, betting):
         assert all(p["share"] in ("pot", "high", "low") for pot in result["pots"] for p in pot["awards"])
     table.refresh_from_db()
     assert not table.hand_in_progress
-    assert (table.button_seat, table.big_blind_seat) == (hand.config["button_seat"], hand.config["big_blind_seat"])
+    assert (table.button_seat, table.big_blind_seat) == (
+        hand.config["button_seat"],
+        hand.config["big_blind_seat"],
+    )
 
 
 @pytest.mark.django_db
 def test_entered_cards_hand_through_the_api(api):
     """R4 entered mode: the dealer enters the board (1, 2, 1, 1 cards, R4.2/R4.4) and the hands shown in
     showdown order (R6.2); no seed exists, and a card already used is refused with 422."""
-    tournament, table = make_tournament(game="courchevel_hilo", betting="pot_limit", stacks=(500, 500, 500))
+    _tournament, table = make_tournament(game="courchevel_hilo", betting="pot_limit", stacks=(500, 500, 500))
     response = api.post("/api/hands/", {"table": table.pk, "deal_mode": "entered"}, format="json")
     assert response.status_code == 201, response.json()
     hand_id = response.json()["id"]
     assert response.json()["seed_commitment"] == ""
     board = iter([["Ah"], ["2d", "3c"], ["9s"], ["Kd"]])
-    hands = {1: ["4h", "6d", "Qc", "Qd", "Jh"], 2: ["6c", "7c", "8c", "Ts", "Js"], 3: ["As", "Ac", "Kh", "Ks", "2s"]}
+    hands = {
+        1: ["4h", "6d", "Qc", "Qd", "Jh"],
+        2: ["6c", "7c", "8c", "Ts", "Js"],
+        3: ["As", "Ac", "Kh", "Ks", "2s"],
+    }
 
     tablet = Tablet(api, hand_id)
     used = tablet.send({"type": "board", "cards": ["Ah"]})
@@ -139,8 +150,9 @@ def test_hand_for_hand_each_table_waits_for_the_others(api, django_capture_on_co
     for number in range(1, 5):
         entry = None
         if number <= 3:
-            entry = Entry.objects.create(tournament=tournament, player=Player.objects.create(name=f"O{number}"),
-                                         chips=1000)
+            entry = Entry.objects.create(
+                tournament=tournament, player=Player.objects.create(name=f"O{number}"), chips=1000
+            )
         Seat.objects.create(table=other, number=number, entry=entry)
     round_start = timezone.now() - timezone.timedelta(seconds=5)
     tournament.hand_for_hand = True
@@ -173,8 +185,11 @@ def test_a_hand_where_the_blinds_put_everyone_all_in_plays_itself_out(api):
     data = response.json()
     assert data["status"] == "finished" and len(data["state"]["board"]) == 5
     assert data["seed"] is not None
-    assert sum(chips_by_seat(table).values()) + sum(
-        e.chips for e in Entry.objects.filter(tournament=tournament, status="busted")) == 25
+    assert (
+        sum(chips_by_seat(table).values())
+        + sum(e.chips for e in Entry.objects.filter(tournament=tournament, status="busted"))
+        == 25
+    )
     assert sum(Entry.objects.filter(tournament=tournament).values_list("chips", flat=True)) == 1025
 
 
@@ -184,13 +199,21 @@ def test_dead_button_after_a_player_leaves(api):
     goes to last hand's small-blind seat even when that player has gone (a dead button)."""
     from tables.models import Seat
 
-    tournament, table = make_tournament(stacks=(1000, 1000, 1000, 1000), extra_entries=1)
+    _tournament, table = make_tournament(stacks=(1000, 1000, 1000, 1000), extra_entries=1)
     first = Hand.objects.get(pk=api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
-    assert (first.config["button_seat"], first.config["small_blind_seat"], first.config["big_blind_seat"]) == (1, 2, 3)
+    assert (
+        first.config["button_seat"],
+        first.config["small_blind_seat"],
+        first.config["big_blind_seat"],
+    ) == (1, 2, 3)
     play_out(Tablet(api, first.pk))
     # the small blind's player leaves the table between hands (moved or out)
     Seat.objects.filter(table=table, number=2).update(entry=None)
     second = Hand.objects.get(pk=api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
-    positions = (second.config["button_seat"], second.config["small_blind_seat"], second.config["big_blind_seat"])
+    positions = (
+        second.config["button_seat"],
+        second.config["small_blind_seat"],
+        second.config["big_blind_seat"],
+    )
     assert positions == (2, 3, 4)
     assert [s["seat"] for s in second.config["seats"]] == [1, 3, 4]

@@ -35,16 +35,25 @@ def leaks(text: str, hand: Hand, board: list[str]) -> list[str]:
 
 def responses(client, hand, table, tablet_response=None):
     tournament = table.tournament_id
-    urls = [f"/api/hands/{hand.pk}/", f"/api/hands/{hand.pk}/events/", f"/api/hands/{hand.pk}/options/",
-            f"/api/hands/{hand.pk}/events/?after=0", f"/api/hands/{hand.pk}/events/?after=-1",
-            f"/api/tables/{table.pk}/current-hand/", f"/api/hands/?table={table.pk}",
-            f"/api/hands/?tournament={tournament}&status=running",
-            f"/api/hands/{hand.pk}/history/", f"/api/hands/{hand.pk}/history/?output=text",
-            f"/api/tables/{table.pk}/hand-history/", f"/api/tables/{table.pk}/hand-history/?output=text",
-            f"/api/tournaments/{tournament}/hand-history/",
-            f"/api/tournaments/{tournament}/hand-history/?output=text",
-            f"/api/tournaments/{tournament}/verify-hands/",
-            f"/api/hands/{hand.pk}/deck/", f"/api/hands/{hand.pk}/verify/"]
+    urls = [
+        f"/api/hands/{hand.pk}/",
+        f"/api/hands/{hand.pk}/events/",
+        f"/api/hands/{hand.pk}/options/",
+        f"/api/hands/{hand.pk}/events/?after=0",
+        f"/api/hands/{hand.pk}/events/?after=-1",
+        f"/api/tables/{table.pk}/current-hand/",
+        f"/api/hands/?table={table.pk}",
+        f"/api/hands/?tournament={tournament}&status=running",
+        f"/api/hands/{hand.pk}/history/",
+        f"/api/hands/{hand.pk}/history/?output=text",
+        f"/api/tables/{table.pk}/hand-history/",
+        f"/api/tables/{table.pk}/hand-history/?output=text",
+        f"/api/tournaments/{tournament}/hand-history/",
+        f"/api/tournaments/{tournament}/hand-history/?output=text",
+        f"/api/tournaments/{tournament}/verify-hands/",
+        f"/api/hands/{hand.pk}/deck/",
+        f"/api/hands/{hand.pk}/verify/",
+    ]
     out = {url: client.get(url) for url in urls}
     if tablet_response is not None:
         out["action response"] = tablet_response
@@ -79,8 +88,14 @@ def test_no_response_carries_a_secret_before_the_hand_ends(api, staff, deck_prep
     # The pages staff and the table's tablet see: the console, the console's hand page, the tablet.
     page_client = Client()
     page_client.force_login(staff)
-    pages = {url: page_client.get(url) for url in (
-        f"/console/{table.tournament_id}/", f"/console/{table.tournament_id}/hands/{hand.pk}/", f"/tablet/{table.pk}/")}
+    pages = {
+        url: page_client.get(url)
+        for url in (
+            f"/console/{table.tournament_id}/",
+            f"/console/{table.tournament_id}/hands/{hand.pk}/",
+            f"/tablet/{table.pk}/",
+        )
+    }
     code = create_pairing_code(tournament=table.tournament, kind="tablet", table=table)
     device, token = redeem_pairing_code(code.code)
     tablet_client = Client()
@@ -132,7 +147,10 @@ def test_a_voided_hand_reveals_its_seed_but_a_running_one_never_does(api, floor)
     assert APIClient().get(f"/api/hands/{hand_id}/").json()["seed"] is None
     client = APIClient()
     client.force_authenticate(floor)
-    assert client.post(f"/api/hands/{hand_id}/void/", {"reason": "card exposed"}, format="json").status_code == 200
+    assert (
+        client.post(f"/api/hands/{hand_id}/void/", {"reason": "card exposed"}, format="json").status_code
+        == 200
+    )
     assert APIClient().get(f"/api/hands/{hand_id}/").json()["seed"] is not None
 
 
@@ -155,11 +173,17 @@ def test_nothing_secret_leaks_at_any_point_of_a_hand(api):
         if state["phase"] == "over" or Hand.objects.get(pk=hand_id).is_over:
             break
         streets.add(state["street"])
-        texts = {"hand": anonymous.get(f"/api/hands/{hand_id}/").content.decode(),
-                 "events": anonymous.get(f"/api/hands/{hand_id}/events/").content.decode(),
-                 "socket": json.dumps(table_snapshot(table.pk))}
+        texts = {
+            "hand": anonymous.get(f"/api/hands/{hand_id}/").content.decode(),
+            "events": anonymous.get(f"/api/hands/{hand_id}/events/").content.decode(),
+            "socket": json.dumps(table_snapshot(table.pk)),
+        }
         for name, text in texts.items():
-            assert not leaks(text, hand, state["board"]), (state["street"], name, leaks(text, hand, state["board"]))
+            assert not leaks(text, hand, state["board"]), (
+                state["street"],
+                name,
+                leaks(text, hand, state["board"]),
+            )
         assert tablet.send(call_down(state)).status_code == 200
     assert streets == {"preflop", "flop", "turn", "river"}
     assert Hand.objects.get(pk=hand_id).is_over

@@ -18,26 +18,33 @@ def test_tablet_acts_at_its_own_table_only(api, staff):
     for number in range(1, 5):
         entry = None
         if number <= 3:
-            entry = Entry.objects.create(tournament=tournament, player=Player.objects.create(name=f"O{number}"),
-                                         chips=1000)
+            entry = Entry.objects.create(
+                tournament=tournament, player=Player.objects.create(name=f"O{number}"), chips=1000
+            )
         Seat.objects.create(table=other, number=number, entry=entry)
     code = create_pairing_code(tournament=tournament, kind="tablet", table=table, actor=staff)
-    device, token = redeem_pairing_code(code.code, label="Tablet T1")
+    _device, token = redeem_pairing_code(code.code, label="Tablet T1")
     tablet = APIClient()
     tablet.credentials(HTTP_AUTHORIZATION=f"Device {token}")
 
     started = tablet.post("/api/hands/", {"table": table.pk}, format="json")
     assert started.status_code == 201, started.json()
     hand = started.json()
-    response = tablet.post(f"/api/hands/{hand['id']}/actions/", {
-        "client_action_id": "t1", "expected_seq": hand["seq"], "seat": 1, "action": "call"}, format="json")
+    response = tablet.post(
+        f"/api/hands/{hand['id']}/actions/",
+        {"client_action_id": "t1", "expected_seq": hand["seq"], "seat": 1, "action": "call"},
+        format="json",
+    )
     assert response.status_code == 200
     assert HandEvent.objects.get(hand_id=hand["id"], client_action_id="t1").device == "Tablet T1"
 
     assert tablet.post("/api/hands/", {"table": other.pk}, format="json").status_code == 403
     other_hand = api.post("/api/hands/", {"table": other.pk}, format="json").json()
-    refused = tablet.post(f"/api/hands/{other_hand['id']}/actions/", {
-        "client_action_id": "t2", "expected_seq": other_hand["seq"], "seat": 1, "action": "fold"}, format="json")
+    refused = tablet.post(
+        f"/api/hands/{other_hand['id']}/actions/",
+        {"client_action_id": "t2", "expected_seq": other_hand["seq"], "seat": 1, "action": "fold"},
+        format="json",
+    )
     assert refused.status_code == 403
     assert not HandEvent.objects.filter(client_action_id="t2").exists()
     # a tablet is not the floor and not deck prep
@@ -53,10 +60,12 @@ def test_a_clock_screen_and_a_revoked_tablet_cannot_run_hands(api, staff):
     from .conftest import world
 
     tournament, table = make_tournament(stacks=(1000, 1000, 1000))
-    clock_device, clock_token = redeem_pairing_code(
-        create_pairing_code(tournament=tournament, kind="clock", actor=staff).code)
+    _clock_device, clock_token = redeem_pairing_code(
+        create_pairing_code(tournament=tournament, kind="clock", actor=staff).code
+    )
     tablet_device, tablet_token = redeem_pairing_code(
-        create_pairing_code(tournament=tournament, kind="tablet", table=table, actor=staff).code)
+        create_pairing_code(tournament=tournament, kind="tablet", table=table, actor=staff).code
+    )
     clock = APIClient()
     clock.credentials(HTTP_AUTHORIZATION=f"Device {clock_token}")
     tablet = APIClient()
@@ -74,7 +83,9 @@ def test_a_clock_screen_and_a_revoked_tablet_cannot_run_hands(api, staff):
     assert world(table) == before
 
     revoke_device(tablet_device, actor=staff)
-    refused = tablet.post(f"/api/hands/{hand['id']}/actions/", {**action, "client_action_id": "t1"}, format="json")
+    refused = tablet.post(
+        f"/api/hands/{hand['id']}/actions/", {**action, "client_action_id": "t1"}, format="json"
+    )
     # refused as not authenticated (403 here: the session check comes first and sends no challenge)
     assert refused.status_code in (401, 403) and "revoked" in refused.json()["detail"]
     assert tablet.post("/api/hands/", {"table": table.pk}, format="json").status_code in (401, 403)

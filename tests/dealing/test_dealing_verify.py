@@ -13,7 +13,7 @@ from .conftest import MASTER_SEED, RaiseOnce, Tablet, make_tournament, play_out
 
 
 def finished_hand(api, **kwargs):
-    tournament, table = make_tournament(**{"stacks": (1000, 1000, 1000), "extra_entries": 1, **kwargs})
+    _tournament, table = make_tournament(**{"stacks": (1000, 1000, 1000), "extra_entries": 1, **kwargs})
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     play_out(Tablet(api, hand_id), RaiseOnce())
     return Hand.objects.select_related("table__tournament").get(pk=hand_id)
@@ -24,8 +24,10 @@ def tamper(event: HandEvent, payload: dict) -> None:
     import json
 
     with connection.cursor() as cursor:
-        cursor.execute(f"UPDATE {HandEvent._meta.db_table} SET payload = %s WHERE id = %s",
-                       [json.dumps(payload), event.pk])
+        cursor.execute(
+            f"UPDATE {HandEvent._meta.db_table} SET payload = %s WHERE id = %s",
+            [json.dumps(payload), event.pk],
+        )
 
 
 def run(command, *args):
@@ -47,7 +49,14 @@ def test_an_honest_hand_verifies(api):
     assert "commitment" in out and "master seed" in out and "MISMATCH" not in out
     report = verify_hand(hand)
     assert report.ok
-    assert {c.name for c in report.checks} >= {"commitment", "master seed", "config", "deck", "awards", "result"}
+    assert {c.name for c in report.checks} >= {
+        "commitment",
+        "master seed",
+        "config",
+        "deck",
+        "awards",
+        "result",
+    }
     # the seed is the one the master seed derives for table 1, hand 1 (RULES 7.5)
     assert bytes(hand.seed) == hand_seed(MASTER_SEED, 1, 1)
 
@@ -82,7 +91,9 @@ def test_verify_hand_catches_a_tampered_award(api):
 def test_verify_hand_catches_a_tampered_action(api):
     hand = finished_hand(api)
     action = HandEvent.objects.filter(hand=hand, type="action", payload__action="raise").first()
-    tamper(action, {**action.payload, "to": action.payload["to"] + 20, "amount": action.payload["amount"] + 20})
+    tamper(
+        action, {**action.payload, "to": action.payload["to"] + 20, "amount": action.payload["amount"] + 20}
+    )
     assert not verify_hand(hand).ok
 
 
@@ -184,6 +195,9 @@ def test_a_running_hand_with_a_tampered_log_is_refused_not_guessed(api):
     assert response.status_code == 409 and response.json()["code"] == "log_mismatch"
     assert f"verify_hand {hand_id}" in response.json()["detail"]
     seq = HandEvent.objects.filter(hand_id=hand_id).count() - 1
-    acted = api.post(f"/api/hands/{hand_id}/actions/", {"client_action_id": "x", "expected_seq": seq,
-                                                        "seat": 1, "action": "fold"}, format="json")
+    acted = api.post(
+        f"/api/hands/{hand_id}/actions/",
+        {"client_action_id": "x", "expected_seq": seq, "seat": 1, "action": "fold"},
+        format="json",
+    )
     assert acted.status_code == 409 and acted.json()["code"] == "log_mismatch"

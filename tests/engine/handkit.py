@@ -3,8 +3,19 @@
 from dealing.engine import Hand, HandConfig
 
 
-def config(stacks=(1000, 1000, 1000), *, button=1, game="courchevel", betting="no_limit", sb=5, bb=10,
-           small_blind_seat="auto", big_blind_seat="auto", mode="entered", **extra) -> HandConfig:
+def config(
+    stacks=(1000, 1000, 1000),
+    *,
+    button=1,
+    game="courchevel",
+    betting="no_limit",
+    sb=5,
+    bb=10,
+    small_blind_seat="auto",
+    big_blind_seat="auto",
+    mode="entered",
+    **extra,
+) -> HandConfig:
     """Seats 1..n with the given stacks; by default the blinds sit left of the button."""
     seats = [(i + 1, f"p{i + 1}", stack) for i, stack in enumerate(stacks)]
     n = len(seats)
@@ -12,9 +23,18 @@ def config(stacks=(1000, 1000, 1000), *, button=1, game="courchevel", betting="n
         small_blind_seat = button if n == 2 else button % n + 1
     if big_blind_seat == "auto":
         big_blind_seat = button % n + 1 if n == 2 else (button + 1) % n + 1
-    return HandConfig(game=game, betting=betting, seats=seats, button_seat=button,
-                      small_blind_seat=small_blind_seat, big_blind_seat=big_blind_seat, small_blind=sb,
-                      big_blind=bb, deal_mode=mode, **extra)
+    return HandConfig(
+        game=game,
+        betting=betting,
+        seats=seats,
+        button_seat=button,
+        small_blind_seat=small_blind_seat,
+        big_blind_seat=big_blind_seat,
+        small_blind=sb,
+        big_blind=bb,
+        deal_mode=mode,
+        **extra,
+    )
 
 
 def start(*args, board1="Kd", **kwargs) -> Hand:

@@ -17,13 +17,14 @@ def unchanged(hand, action, *args):
     before_events = [dict(e) for e in hand.events]
     before_view = hand.view(public=False)
     with pytest.raises(RuleError) as error:
-        hand.act(*args) if action is None else hand.act(*args)
+        hand.act(*args)
     assert hand.events == before_events
     assert hand.view(public=False) == before_view
     return error.value
 
 
 # -- order of play -------------------------------------------------------------------------------------
+
 
 def test_preflop_starts_left_of_the_big_blind_and_the_big_blind_acts_last_R4_3():
     hand = start((500,) * 5, sb=5, bb=10)  # button 1, small blind 2, big blind 3
@@ -49,8 +50,17 @@ def test_later_streets_start_with_the_first_active_player_left_of_the_button_R4_
 
 def test_dead_button_on_an_empty_seat_R4_4_R3_6():
     seats = [(1, "a", 500), (2, "b", 500), (4, "c", 500), (5, "d", 500)]
-    cfg = HandConfig(game="courchevel", betting="no_limit", seats=seats, button_seat=3, small_blind_seat=4,
-                     big_blind_seat=5, small_blind=5, big_blind=10, deal_mode="entered")
+    cfg = HandConfig(
+        game="courchevel",
+        betting="no_limit",
+        seats=seats,
+        button_seat=3,
+        small_blind_seat=4,
+        big_blind_seat=5,
+        small_blind=5,
+        big_blind=10,
+        deal_mode="entered",
+    )
     hand = Hand.start(cfg)
     hand.enter_board(["2c"])
     assert hand.to_act == 1
@@ -100,12 +110,13 @@ def test_when_at_most_one_player_can_bet_the_board_is_run_out_R4_6():
     assert hand.done
     kinds = [e["type"] for e in hand.events]
     last_action = max(i for i, k in enumerate(kinds) if k == "action")
-    assert kinds[last_action + 1:].count("board") == 3
-    assert "action" not in kinds[last_action + 1:]
+    assert kinds[last_action + 1 :].count("board") == 3
+    assert "action" not in kinds[last_action + 1 :]
     assert len(hand.board) == 5
 
 
 # -- no limit ------------------------------------------------------------------------------------------
+
 
 def test_preflop_minimum_raise_is_twice_the_big_blind_R5_5():
     hand = start((500,) * 3, sb=1, bb=2)
@@ -237,6 +248,7 @@ def test_small_blind_must_still_call_the_full_big_blind_when_the_big_blind_is_sh
 
 # -- pot limit -----------------------------------------------------------------------------------------
 
+
 def test_pot_limit_pot_100_bet_100_raise_to_400_R5_2():
     hand = start((5000, 5000), sb=25, bb=50, betting="pot_limit")
     hand.act(1, "call")
@@ -263,6 +275,7 @@ def test_pot_limit_preflop_counts_blinds_in_full_even_dead_or_short_R5_2():
 
 
 # -- fixed limit ---------------------------------------------------------------------------------------
+
 
 def test_fixed_limit_2_4_small_bet_then_big_bet_R5_1():
     hand = start((500,) * 3, sb=1, bb=2, betting="fixed_limit")
@@ -355,12 +368,18 @@ def test_fixed_limit_completing_a_short_all_in_reopens_R5_1():
 
 # -- misc action errors --------------------------------------------------------------------------------
 
+
 def test_bad_amounts_and_actions_are_refused():
     hand = start((500,) * 3)
-    for args, code in [((1, "raise", 20.0), "bad_amount"), ((1, "raise", True), "bad_amount"),
-                       ((1, "raise", None), "bad_amount"), ((1, "bet", 20), "must_raise"),
-                       ((1, "shove"), "unknown_action"), ((1, "check"), "cannot_check"),
-                       ((1, "call", 7), "bad_call")]:
+    for args, code in [
+        ((1, "raise", 20.0), "bad_amount"),
+        ((1, "raise", True), "bad_amount"),
+        ((1, "raise", None), "bad_amount"),
+        ((1, "bet", 20), "must_raise"),
+        ((1, "shove"), "unknown_action"),
+        ((1, "check"), "cannot_check"),
+        ((1, "call", 7), "bad_call"),
+    ]:
         assert unchanged(hand, None, *args).code == code, args
     call_or_check(hand, 3)
     flop(hand)
@@ -436,15 +455,22 @@ def test_fixed_limit_all_in_of_exactly_half_a_bet_reopens_and_less_does_not_R5_1
 def test_short_big_blind_in_fixed_limit_keeps_the_full_bet_to_call_and_raise_R5_6():
     hand = start((1000, 1000, 6, 1000), sb=5, bb=10, betting="fixed_limit")  # big blind (seat 3) posts 6
     assert [(e["seat"], e["amount"], e["all_in"]) for e in hand.events if e["type"] == "post"] == [
-        (2, 5, False), (3, 6, True)]
+        (2, 5, False),
+        (3, 6, True),
+    ]
     options = hand.options()
     assert (options.seat, options.call, options.min_to, options.max_to) == (4, 10, 20, 20)
 
 
 def test_negative_and_non_integer_bet_amounts_are_refused_and_change_nothing():
     hand = start((500,) * 3)
-    for args, code in [((1, "raise", -20), "below_minimum"), ((1, "raise", 25.0), "bad_amount"),
-                       ((1, "raise", False), "bad_amount"), ((1, "raise", "40"), "bad_amount"),
-                       ((1, "call", -10), "bad_call"), ((1, "call", 10.0), "bad_call"),
-                       ((1, "fold", 0), "unexpected_amount")]:
+    for args, code in [
+        ((1, "raise", -20), "below_minimum"),
+        ((1, "raise", 25.0), "bad_amount"),
+        ((1, "raise", False), "bad_amount"),
+        ((1, "raise", "40"), "bad_amount"),
+        ((1, "call", -10), "bad_call"),
+        ((1, "call", 10.0), "bad_call"),
+        ((1, "fold", 0), "unexpected_amount"),
+    ]:
         assert unchanged(hand, None, *args).code == code, args

@@ -1,11 +1,17 @@
 """R2.1/R2.2: strict card codes, and whole-number chip amounts."""
 
-
 import pytest
 
 from dealing.engine import evaluate_high
 from dealing.engine.cards import (
-    CODES, CardError, format_card, format_cards, parse_board, parse_card, parse_cards, parse_hole,
+    CODES,
+    CardError,
+    format_card,
+    format_cards,
+    parse_board,
+    parse_card,
+    parse_cards,
+    parse_hole,
 )
 
 HOLE = ["As", "Kd", "7c", "7h", "2s"]

@@ -17,7 +17,9 @@ def test_hmac_blocks_are_rfc_2104_hmac_sha256():
     rng = random.Random(11)
     for _ in range(200):
         seed = rng.randbytes(32)
-        expected = b"".join(hmac.new(seed, k.to_bytes(8, "big"), hashlib.sha256).digest() for k in range(3, 12))
+        expected = b"".join(
+            hmac.new(seed, k.to_bytes(8, "big"), hashlib.sha256).digest() for k in range(3, 12)
+        )
         assert _blocks(seed, 3, 9) == expected
 
 
@@ -36,8 +38,16 @@ def test_deck_with_a_rejected_int_takes_the_step_by_step_shuffle(monkeypatch):
 
 
 def _config(**changes):
-    data = {"game": "courchevel", "betting": "pot_limit", "seats": [(1, "a", 100), (2, "b", 100), (3, "c", 100)],
-            "button_seat": 1, "small_blind_seat": 2, "big_blind_seat": 3, "small_blind": 5, "big_blind": 10}
+    data = {
+        "game": "courchevel",
+        "betting": "pot_limit",
+        "seats": [(1, "a", 100), (2, "b", 100), (3, "c", 100)],
+        "button_seat": 1,
+        "small_blind_seat": 2,
+        "big_blind_seat": 3,
+        "small_blind": 5,
+        "big_blind": 10,
+    }
     return HandConfig(**{**data, **changes})
 
 
@@ -47,11 +57,19 @@ def test_config_to_dict_holds_every_field_in_order_and_round_trips():
     assert HandConfig.from_dict(config.to_dict()) == config
 
 
-@pytest.mark.parametrize(("seat", "code"), [
-    ((0, "x", 5), "bad_seat"), ((True, "x", 5), "bad_seat"), ((4, "", 5), "bad_player"),
-    ((4, 7, 5), "bad_player"), ((4, "x", 0), "bad_amount"), ((4, "x", 5.0), "bad_amount"),
-    ((4, "x", True), "bad_amount"), ((4, "x"), "bad_seat"),
-])
+@pytest.mark.parametrize(
+    ("seat", "code"),
+    [
+        ((0, "x", 5), "bad_seat"),
+        ((True, "x", 5), "bad_seat"),
+        ((4, "", 5), "bad_player"),
+        ((4, 7, 5), "bad_player"),
+        ((4, "x", 0), "bad_amount"),
+        ((4, "x", 5.0), "bad_amount"),
+        ((4, "x", True), "bad_amount"),
+        ((4, "x"), "bad_seat"),
+    ],
+)
 def test_seat_tuples_are_checked_like_seat_dicts(seat, code):
     """R2.7 and the config contract: a bad (seat, player, stack) tuple is refused, naming the problem."""
     with pytest.raises(ConfigError) as error:
@@ -60,8 +78,13 @@ def test_seat_tuples_are_checked_like_seat_dicts(seat, code):
 
 
 def test_seat_tuples_and_dicts_give_the_same_config():
-    as_dicts = _config(seats=[{"seat": 3, "player": "c", "stack": 7}, {"seat": 1, "player": "a", "stack": 9},
-                              {"seat": 2, "player": "b", "stack": 8}])
+    as_dicts = _config(
+        seats=[
+            {"seat": 3, "player": "c", "stack": 7},
+            {"seat": 1, "player": "a", "stack": 9},
+            {"seat": 2, "player": "b", "stack": 8},
+        ]
+    )
     assert as_dicts == _config(seats=[(3, "c", 7), (1, "a", 9), [2, "b", 8]])
     assert [s.seat for s in as_dicts.seats] == [1, 2, 3]
 
@@ -94,8 +117,10 @@ def test_pots_match_the_level_by_level_construction_R6_1():
     rng = random.Random(13)
     for _ in range(5000):
         players = rng.randint(2, 8)
-        contributions = [(seat, rng.choice([0, 5, 10, 20, rng.randint(0, 300)]), rng.random() < 0.6)
-                         for seat in range(1, players + 1)]
+        contributions = [
+            (seat, rng.choice([0, 5, 10, 20, rng.randint(0, 300)]), rng.random() < 0.6)
+            for seat in range(1, players + 1)
+        ]
         if not any(live for _, _, live in contributions):
             contributions[0] = (1, contributions[0][1], True)
         dead = rng.choice([0, 0, 7])

@@ -6,7 +6,7 @@ scratch), on thousands of random deals, and against pokerkit's Omaha-style evalu
 """
 
 import random
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -15,13 +15,21 @@ from hypothesis import strategies as st
 from dealing.engine import evaluate_high, evaluate_low
 from dealing.engine.cards import CODES, parse_cards
 from dealing.engine.evaluator import (
-    NO_LOW, HighValue, LowValue, evaluate_hand, high_strength, hilo_strengths, low_strength, prepare_board,
+    NO_LOW,
+    HighValue,
+    LowValue,
+    evaluate_hand,
+    high_strength,
+    hilo_strengths,
+    low_strength,
+    prepare_board,
 )
 
 RANK_VALUE = {r: i for i, r in enumerate("23456789TJQKA", start=2)}  # deuce 2 .. ace 14
 
 
 # --- the reference ------------------------------------------------------------------------------
+
 
 def reference_five(cards: tuple[str, ...]) -> tuple[int, ...]:
     """(category 0..8, tie-break ranks as 0 = deuce .. 12 = ace) of exactly five cards."""
@@ -81,10 +89,15 @@ def deal(rng: random.Random) -> tuple[list[str], list[str]]:
 
 
 def uses_two_and_three(value, hole, board):
-    return len(value.cards) == 5 and len(set(value.cards) & set(hole)) == 2 and len(set(value.cards) & set(board)) == 3
+    return (
+        len(value.cards) == 5
+        and len(set(value.cards) & set(hole)) == 2
+        and len(set(value.cards) & set(board)) == 3
+    )
 
 
 # --- random deals against the reference ------------------------------------------------------------
+
 
 def test_fast_evaluator_matches_the_reference_on_2000_seeded_random_deals():
     rng = random.Random(20261130)
@@ -102,7 +115,7 @@ def test_fast_evaluator_matches_the_reference_on_2000_seeded_random_deals():
             assert reference_low_five(low.cards) == ref_low and uses_two_and_three(low, hole, board)
         results.append((high, ref_high, low, ref_low))
     # Values order hands exactly as the reference does, across different deals too.
-    for (h1, r1, l1, rl1), (h2, r2, l2, rl2) in zip(results, results[1:]):
+    for (h1, r1, l1, rl1), (h2, r2, l2, rl2) in pairwise(results):
         assert (h1 < h2, h1 == h2, h1 > h2) == (r1 < r2, r1 == r2, r1 > r2)
         if l1 and l2:
             assert (l1 < l2, l1 == l2) == (rl1 > rl2, rl1 == rl2)  # a smaller reference low is better
@@ -153,8 +166,10 @@ def test_matches_pokerkit_on_random_deals():
         hole, board = deal(rng)
         other_hole, other_board = deal(rng)
         ours = evaluate_high(hole, board), evaluate_high(other_hole, other_board)
-        theirs = (pokerkit.OmahaHoldemHand.from_game("".join(hole), "".join(board)),
-                  pokerkit.OmahaHoldemHand.from_game("".join(other_hole), "".join(other_board)))
+        theirs = (
+            pokerkit.OmahaHoldemHand.from_game("".join(hole), "".join(board)),
+            pokerkit.OmahaHoldemHand.from_game("".join(other_hole), "".join(other_board)),
+        )
         assert (ours[0] < ours[1], ours[0] == ours[1]) == (theirs[0] < theirs[1], theirs[0] == theirs[1])
         try:
             their_low = pokerkit.OmahaEightOrBetterLowHand.from_game("".join(hole), "".join(board))
@@ -169,6 +184,7 @@ def test_matches_pokerkit_on_random_deals():
 
 
 # --- the rules, by example ------------------------------------------------------------------------------
+
 
 def test_r2_3_four_hearts_in_the_hand_and_one_on_the_board_is_no_flush():
     high = evaluate_high(["Ah", "Kh", "8h", "6h", "2c"], ["Qh", "9s", "7d", "4c", "3s"])
@@ -247,7 +263,10 @@ def test_r2_4_the_wheel_is_the_lowest_straight():
     assert wheel < six_high
     assert wheel > evaluate_high(["As", "Ad", "9c", "9d", "Kh"], ["Ac", "4s", "5h", "Jc", "Qd"])  # trips
     # The ace does not go round the corner: Q-K-A-2-3 is no straight.
-    assert evaluate_high(["Qs", "Kd", "7c", "8d", "9h"], ["Ac", "2s", "3h", "Jc", "Jd"]).name == "One pair, jacks"
+    assert (
+        evaluate_high(["Qs", "Kd", "7c", "8d", "9h"], ["Ac", "2s", "3h", "Jc", "Jd"]).name
+        == "One pair, jacks"
+    )
     steel = evaluate_high(["Ah", "2h", "9c", "9d", "Ks"], ["3h", "4h", "5h", "Jc", "Qd"])
     assert steel.name == "Straight flush, five high"
     assert steel < evaluate_high(["6h", "2h", "9c", "9d", "Ks"], ["3h", "4h", "5h", "Jc", "Qd"])
@@ -285,14 +304,15 @@ def test_r2_5_the_ten_lows_of_the_rules_in_order():
         assert low is not None and low.name == f"{name} low"
         assert set(low.cards) == set(pair + triple)
         lows.append(low)
-    for weaker, stronger in zip(lows, lows[1:]):
+    for weaker, stronger in pairwise(lows):
         assert weaker < stronger and stronger > weaker and weaker != stronger
     assert max(lows).name == "5-4-3-2-A low"
 
 
 def test_r2_5_six_four_low_beats_six_five_low():
-    assert evaluate_low(["6c", "4d", "Kc", "Kd", "Qh"], ["3h", "2s", "Ac", "Ts", "9c"]) > \
-        evaluate_low(["6c", "5d", "Kc", "Kd", "Qh"], ["3h", "2s", "Ac", "Ts", "9c"])
+    assert evaluate_low(["6c", "4d", "Kc", "Kd", "Qh"], ["3h", "2s", "Ac", "Ts", "9c"]) > evaluate_low(
+        ["6c", "5d", "Kc", "Kd", "Qh"], ["3h", "2s", "Ac", "Ts", "9c"]
+    )
 
 
 def test_r2_5_a_low_needs_five_different_ranks_of_eight_or_lower():
@@ -334,7 +354,10 @@ def test_values_sort_and_hash_for_tie_detection():
 def test_r2_5_low_strength_ints_run_from_eight_seven_to_the_wheel():
     hole = parse_cards(["8c", "7d", "Kc", "Kd", "Qh"])
     assert low_strength(hole, parse_cards(["6h", "5s", "4c", "Ts", "9c"])) == 7
-    assert low_strength(parse_cards(["5c", "4d", "Kc", "Kd", "Qh"]), parse_cards(["3h", "2s", "Ac", "Ts", "9c"])) == 224
+    assert (
+        low_strength(parse_cards(["5c", "4d", "Kc", "Kd", "Qh"]), parse_cards(["3h", "2s", "Ac", "Ts", "9c"]))
+        == 224
+    )
 
 
 def test_the_module_documentation_example_runs():
@@ -367,4 +390,4 @@ def test_r2_4_high_strengths_cover_the_7462_distinct_poker_hands():
     assert categories == sorted(categories)
     assert [categories.count(c) for c in range(9)] == [1277, 2860, 858, 858, 10, 1277, 156, 156, 10]
     with pytest.raises(IndexError):
-        HighValue.from_strength(7462).name
+        _ = HighValue.from_strength(7462).name

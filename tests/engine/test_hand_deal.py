@@ -39,8 +39,12 @@ def test_flop_turn_and_river_each_burn_one_card_R4_4():
     while not hand.done:
         call_or_check(hand)
     boards = [(e["street"], e["burn"], e["cards"]) for e in hand.events if e["type"] == "board"]
-    assert boards == [("flop1", deck[15], [deck[16]]), ("flop", deck[17], deck[18:20]),
-                      ("turn", deck[20], [deck[21]]), ("river", deck[22], [deck[23]])]
+    assert boards == [
+        ("flop1", deck[15], [deck[16]]),
+        ("flop", deck[17], deck[18:20]),
+        ("turn", deck[20], [deck[21]]),
+        ("river", deck[22], [deck[23]]),
+    ]
     assert hand.board == [deck[16], *deck[18:20], deck[21], deck[23]]
 
 
@@ -52,9 +56,15 @@ def test_eight_players_fit_in_the_deck_nine_are_refused_R2_7():
     assert len(used) == len(set(used)) == 49
     with pytest.raises(ConfigError) as error:
         config((100,) * 9)
-    assert (error.value.code, error.value.rule, error.value.params["maximum"]) == ("too_many_players", "R2.7", 8)
+    assert (error.value.code, error.value.rule, error.value.params["maximum"]) == (
+        "too_many_players",
+        "R2.7",
+        8,
+    )
     with pytest.raises(ConfigError) as error:
-        HandConfig.from_dict({**config((100, 100)).to_dict(), "seats": [{"seat": 1, "player": "a", "stack": 5}]})
+        HandConfig.from_dict(
+            {**config((100, 100)).to_dict(), "seats": [{"seat": 1, "player": "a", "stack": 5}]}
+        )
     assert error.value.code == "too_few_players"
 
 
@@ -86,7 +96,13 @@ def test_blinds_posted_short_make_the_player_all_in_R3_7():
 def test_antes_per_player_are_dead_money_R3_4():
     hand = seeded((1000, 1000, 1000), sb=5, bb=10, ante=2, ante_kind="per_player")
     posts = [(e["seat"], e["blind"], e["amount"]) for e in hand.events if e["type"] == "post"]
-    assert posts == [(2, "ante", 2), (3, "ante", 2), (1, "ante", 2), (2, "small_blind", 5), (3, "big_blind", 10)]
+    assert posts == [
+        (2, "ante", 2),
+        (3, "ante", 2),
+        (1, "ante", 2),
+        (2, "small_blind", 5),
+        (3, "big_blind", 10),
+    ]
     options = hand.options()
     assert (options.call, options.min_to) == (10, 20)  # the antes are not part of anyone's bet
     assert hand.view()["pot_total"] == 21
@@ -98,34 +114,58 @@ def test_dead_small_blind_nobody_posts_it_R3_6():
     assert hand.to_act == 4
 
 
-@pytest.mark.parametrize("change, code", [
-    ({"game": "holdem"}, "bad_game"),
-    ({"betting": "spread"}, "bad_betting"),
-    ({"deal_mode": "magic"}, "bad_deal_mode"),
-    ({"big_blind": 10.0}, "bad_amount"),
-    ({"small_blind": True}, "bad_amount"),
-    ({"ante": -1, "ante_kind": "per_player"}, "bad_amount"),
-    ({"ante": 5}, "bad_ante"),
-    ({"ante_kind": "some"}, "bad_ante_kind"),
-    ({"seats": [{"seat": 1, "player": "a", "stack": 0}, {"seat": 2, "player": "b", "stack": 5}]}, "bad_amount"),
-    ({"seats": [{"seat": 1, "player": "a", "stack": 5.5}, {"seat": 2, "player": "b", "stack": 5}]}, "bad_amount"),
-    ({"seats": [{"seat": 1, "player": "a", "stack": -5}, {"seat": 2, "player": "b", "stack": 5}]}, "bad_amount"),
-    ({"seats": [{"seat": 1, "player": "a", "stack": True}, {"seat": 2, "player": "b", "stack": 5}]}, "bad_amount"),
-    ({"seats": [(1, "a", 5.0), (2, "b", 5)]}, "bad_amount"),
-    ({"big_blind": -10}, "bad_amount"),
-    ({"ante": 2.5, "ante_kind": "per_player"}, "bad_amount"),
-    ({"smallest_chip": True}, "bad_amount"),
-    ({"seats": [{"seat": 1, "player": "a", "stack": 5}, {"seat": 1, "player": "b", "stack": 5}]}, "duplicate_seat"),
-    ({"seats": [{"seat": 1, "player": "a", "stack": 5}, {"seat": 2, "player": "a", "stack": 5}]}, "duplicate_player"),
-    ({"seats": [{"seat": 1, "player": "", "stack": 5}, {"seat": 2, "player": "a", "stack": 5}]}, "bad_player"),
-    ({"seats": "1,2"}, "bad_seat"),
-    ({"big_blind_seat": 7}, "blind_seat_empty"),
-    ({"small_blind_seat": 3}, "blind_seats_same"),
-    ({"button_seat": 2}, "button_on_blind"),
-    ({"smallest_chip": 0}, "bad_amount"),
-    ({"cap_raises": "yes"}, "bad_cap"),
-    ({"colour": "red"}, "unknown_field"),
-])
+@pytest.mark.parametrize(
+    "change, code",
+    [
+        ({"game": "holdem"}, "bad_game"),
+        ({"betting": "spread"}, "bad_betting"),
+        ({"deal_mode": "magic"}, "bad_deal_mode"),
+        ({"big_blind": 10.0}, "bad_amount"),
+        ({"small_blind": True}, "bad_amount"),
+        ({"ante": -1, "ante_kind": "per_player"}, "bad_amount"),
+        ({"ante": 5}, "bad_ante"),
+        ({"ante_kind": "some"}, "bad_ante_kind"),
+        (
+            {"seats": [{"seat": 1, "player": "a", "stack": 0}, {"seat": 2, "player": "b", "stack": 5}]},
+            "bad_amount",
+        ),
+        (
+            {"seats": [{"seat": 1, "player": "a", "stack": 5.5}, {"seat": 2, "player": "b", "stack": 5}]},
+            "bad_amount",
+        ),
+        (
+            {"seats": [{"seat": 1, "player": "a", "stack": -5}, {"seat": 2, "player": "b", "stack": 5}]},
+            "bad_amount",
+        ),
+        (
+            {"seats": [{"seat": 1, "player": "a", "stack": True}, {"seat": 2, "player": "b", "stack": 5}]},
+            "bad_amount",
+        ),
+        ({"seats": [(1, "a", 5.0), (2, "b", 5)]}, "bad_amount"),
+        ({"big_blind": -10}, "bad_amount"),
+        ({"ante": 2.5, "ante_kind": "per_player"}, "bad_amount"),
+        ({"smallest_chip": True}, "bad_amount"),
+        (
+            {"seats": [{"seat": 1, "player": "a", "stack": 5}, {"seat": 1, "player": "b", "stack": 5}]},
+            "duplicate_seat",
+        ),
+        (
+            {"seats": [{"seat": 1, "player": "a", "stack": 5}, {"seat": 2, "player": "a", "stack": 5}]},
+            "duplicate_player",
+        ),
+        (
+            {"seats": [{"seat": 1, "player": "", "stack": 5}, {"seat": 2, "player": "a", "stack": 5}]},
+            "bad_player",
+        ),
+        ({"seats": "1,2"}, "bad_seat"),
+        ({"big_blind_seat": 7}, "blind_seat_empty"),
+        ({"small_blind_seat": 3}, "blind_seats_same"),
+        ({"button_seat": 2}, "button_on_blind"),
+        ({"smallest_chip": 0}, "bad_amount"),
+        ({"cap_raises": "yes"}, "bad_cap"),
+        ({"colour": "red"}, "unknown_field"),
+    ],
+)
 def test_bad_configs_are_refused_with_the_field_named(change, code):
     data = {**config((100, 100, 100)).to_dict(), **change}
     with pytest.raises(ConfigError) as error:

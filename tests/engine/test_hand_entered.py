@@ -25,7 +25,12 @@ def test_no_betting_before_the_first_flop_card_is_turned_up_R4_2():
 
 def test_board_cards_are_checked_R2_1():
     hand = entered()
-    for cards, code in [(["Kd", "Qd"], "bad_cards"), (["10h"], "bad_cards"), ([], "bad_cards"), ("Kd", "bad_cards")]:
+    for cards, code in [
+        (["Kd", "Qd"], "bad_cards"),
+        (["10h"], "bad_cards"),
+        ([], "bad_cards"),
+        ("Kd", "bad_cards"),
+    ]:
         with pytest.raises(RuleError) as error:
             hand.enter_board(cards)
         assert error.value.code == code
@@ -72,7 +77,10 @@ def test_unseen_cards_stay_unknown():
     hand.show(1, ["Ah", "3d", "Js", "Tc", "9d"])
     full = hand.view(public=False)
     assert {p["seat"]: p["cards"] for p in full["players"]} == {
-        1: ["Ah", "3d", "Js", "Tc", "9d"], 2: ["As", "3c", "Jh", "Jd", "9c"], 3: None}
+        1: ["Ah", "3d", "Js", "Tc", "9d"],
+        2: ["As", "3c", "Jh", "Jd", "9c"],
+        3: None,
+    }
     assert not any(e["type"] == "hole" for e in hand.events)
 
 
@@ -83,8 +91,14 @@ def test_entered_hand_replays_from_json():
     hand.act(2, "call")
     hand.act(3, "call")
     check_down(hand, [["Qc", "7h"], ["4s"], ["2d"]])
-    show_all(hand, {2: ["As", "3c", "Jh", "Jd", "9c"], 3: ["Kh", "Ks", "Th", "9s", "8d"],
-                    1: ["Qh", "Qs", "Jc", "Tc", "9d"]})
+    show_all(
+        hand,
+        {
+            2: ["As", "3c", "Jh", "Jd", "9c"],
+            3: ["Kh", "Ks", "Th", "9s", "8d"],
+            1: ["Qh", "Qs", "Jc", "Tc", "9d"],
+        },
+    )
     again = Hand.replay(json.loads(json.dumps(hand.events)))
     assert again.result() == hand.result() and again.view(False) == hand.view(False)
 

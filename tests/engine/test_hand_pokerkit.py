@@ -14,15 +14,31 @@ from dealing.engine import Hand, HandConfig
 
 
 def pokerkit_state(stacks, small_blind, big_blind, betting):
-    streets = tuple(Street(True, (False,) * 5 if i == 0 else (), size, False, Opening.POSITION, big_blind, None)
-                    for i, size in enumerate((1, 2, 1, 1)))
+    streets = tuple(
+        Street(True, (False,) * 5 if i == 0 else (), size, False, Opening.POSITION, big_blind, None)
+        for i, size in enumerate((1, 2, 1, 1))
+    )
     return State(
-        (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-         Automation.RUNOUT_COUNT_SELECTION, Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
-         Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING),
-        Deck.STANDARD, (OmahaHoldemHand,), streets,
-        BettingStructure.NO_LIMIT if betting == "no_limit" else BettingStructure.POT_LIMIT, True, 0,
-        (small_blind, big_blind), 0, stacks, len(stacks),
+        (
+            Automation.ANTE_POSTING,
+            Automation.BET_COLLECTION,
+            Automation.BLIND_OR_STRADDLE_POSTING,
+            Automation.RUNOUT_COUNT_SELECTION,
+            Automation.HOLE_CARDS_SHOWING_OR_MUCKING,
+            Automation.HAND_KILLING,
+            Automation.CHIPS_PUSHING,
+            Automation.CHIPS_PULLING,
+        ),
+        Deck.STANDARD,
+        (OmahaHoldemHand,),
+        streets,
+        BettingStructure.NO_LIMIT if betting == "no_limit" else BettingStructure.POT_LIMIT,
+        True,
+        0,
+        (small_blind, big_blind),
+        0,
+        stacks,
+        len(stacks),
     )
 
 
@@ -47,9 +63,16 @@ def test_same_cards_same_play_same_stacks_as_pokerkit(seed, betting):
     count = rng.randint(3, 6)
     stacks = [rng.randint(300, 2000) for _ in range(count)]
     # Seats 1..count, button on the last seat: pokerkit's player i is our seat i + 1.
-    config = HandConfig(game="courchevel", betting=betting,
-                        seats=[(i + 1, f"p{i + 1}", stacks[i]) for i in range(count)], button_seat=count,
-                        small_blind_seat=1, big_blind_seat=2, small_blind=5, big_blind=10)
+    config = HandConfig(
+        game="courchevel",
+        betting=betting,
+        seats=[(i + 1, f"p{i + 1}", stacks[i]) for i in range(count)],
+        button_seat=count,
+        small_blind_seat=1,
+        big_blind_seat=2,
+        small_blind=5,
+        big_blind=10,
+    )
     hand = Hand.start(config, seed=rng.randbytes(32))
     ours = {e["seat"]: e["cards"] for e in hand.events if e["type"] == "hole"}
     boards = [e for e in hand.events if e["type"] == "board"]

@@ -15,18 +15,27 @@ def test_hilo_side_pots_of_different_all_ins_where_a_side_pot_has_no_low_R6_1_R6
     hand.act(1, "call")
     hand.act(2, "call")
     hand.act(3, "call")
-    assert [(p.amount, p.eligible) for p in hand.pots()] == [(400, (1, 2, 3, 4)), (600, (2, 3, 4)),
-                                                             (600, (3, 4))]
-    show_all(hand, {
-        1: ["As", "3c", "Jh", "Jd", "9c"],  # best low 7-4-3-2-A
-        2: ["5c", "6c", "Js", "9h", "8c"],  # low 7-6-5-4-2
-        3: ["Kh", "Ks", "Th", "9s", "8d"],  # three kings, no low
-        4: ["Qh", "Qs", "Jc", "Tc", "9d"],  # three queens, no low
-    }, BOARD)
+    assert [(p.amount, p.eligible) for p in hand.pots()] == [
+        (400, (1, 2, 3, 4)),
+        (600, (2, 3, 4)),
+        (600, (3, 4)),
+    ]
+    show_all(
+        hand,
+        {
+            1: ["As", "3c", "Jh", "Jd", "9c"],  # best low 7-4-3-2-A
+            2: ["5c", "6c", "Js", "9h", "8c"],  # low 7-6-5-4-2
+            3: ["Kh", "Ks", "Th", "9s", "8d"],  # three kings, no low
+            4: ["Qh", "Qs", "Jc", "Tc", "9d"],  # three queens, no low
+        },
+        BOARD,
+    )
     assert hand.done
     assert awards(hand) == [
-        (0, 3, 200, "high"), (0, 1, 200, "low"),
-        (1, 3, 300, "high"), (1, 2, 300, "low"),
+        (0, 3, 200, "high"),
+        (0, 1, 200, "low"),
+        (1, 3, 300, "high"),
+        (1, 2, 300, "low"),
         (2, 3, 600, "pot"),  # no qualifying low among seats 3 and 4: the high takes it all
     ]
     assert final_stacks(hand) == {1: 200, 2: 300, 3: 1100, 4: 0}
@@ -49,7 +58,11 @@ def test_three_way_tie_odd_chip_goes_first_left_of_the_button_R6_3_R6_5():
     check_down(hand, BOARD)
     show_all(hand, TIED)
     # Pot 40 among seats 1, 3 and 4: 13 each and the odd chip to seat 3, the first tied left of the button.
-    assert sorted(awards(hand), key=lambda a: a[1]) == [(0, 1, 13, "pot"), (0, 3, 14, "pot"), (0, 4, 13, "pot")]
+    assert sorted(awards(hand), key=lambda a: a[1]) == [
+        (0, 1, 13, "pot"),
+        (0, 3, 14, "pot"),
+        (0, 4, 13, "pot"),
+    ]
 
 
 def test_odd_chips_go_in_units_of_the_smallest_chip_R6_5():
@@ -57,19 +70,33 @@ def test_odd_chips_go_in_units_of_the_smallest_chip_R6_5():
     check_down(hand, BOARD)
     show_all(hand, TIED)
     # 40 is 8 chips of 5: 2 each and the 2 odd chips to seats 3 then 4.
-    assert sorted(awards(hand), key=lambda a: a[1]) == [(0, 1, 10, "pot"), (0, 3, 15, "pot"), (0, 4, 15, "pot")]
+    assert sorted(awards(hand), key=lambda a: a[1]) == [
+        (0, 1, 10, "pot"),
+        (0, 3, 15, "pot"),
+        (0, 4, 15, "pot"),
+    ]
 
 
 def test_hilo_odd_unit_goes_to_the_high_half_R6_5():
-    hand = start((1000, 1000, 1000), game="courchevel_hilo", sb=5, bb=10, smallest_chip=5, ante=5,
-                 ante_kind="big_blind")
+    hand = start(
+        (1000, 1000, 1000),
+        game="courchevel_hilo",
+        sb=5,
+        bb=10,
+        smallest_chip=5,
+        ante=5,
+        ante_kind="big_blind",
+    )
     call_or_check(hand, 3)  # pot 30 + 5 ante = 35: seven chips of 5
     check_down(hand, BOARD)
-    show_all(hand, {
-        1: ["Kh", "Ks", "Th", "9s", "9d"],  # three kings, no low
-        2: ["As", "3c", "Jh", "Jd", "9c"],  # low 7-4-3-2-A
-        3: ["Qh", "Qs", "Jc", "Tc", "8d"],
-    })
+    show_all(
+        hand,
+        {
+            1: ["Kh", "Ks", "Th", "9s", "9d"],  # three kings, no low
+            2: ["As", "3c", "Jh", "Jd", "9c"],  # low 7-4-3-2-A
+            3: ["Qh", "Qs", "Jc", "Tc", "8d"],
+        },
+    )
     assert awards(hand) == [(0, 1, 20, "high"), (0, 2, 15, "low")]
 
 
@@ -77,11 +104,14 @@ def test_hilo_pot_quartered_when_two_tie_for_low_R6_4():
     hand = start((1000, 1000, 1000), game="courchevel_hilo", sb=10, bb=20)
     call_or_check(hand, 3)  # pot 60
     check_down(hand, BOARD)
-    show_all(hand, {
-        1: ["Kh", "Ks", "Th", "9s", "9d"],  # high
-        2: ["As", "3c", "Jh", "Jd", "9c"],  # 7-4-3-2-A
-        3: ["Ad", "3d", "Js", "Tc", "8d"],  # 7-4-3-2-A too
-    })
+    show_all(
+        hand,
+        {
+            1: ["Kh", "Ks", "Th", "9s", "9d"],  # high
+            2: ["As", "3c", "Jh", "Jd", "9c"],  # 7-4-3-2-A
+            3: ["Ad", "3d", "Js", "Tc", "8d"],  # 7-4-3-2-A too
+        },
+    )
     assert awards(hand) == [(0, 1, 30, "high"), (0, 2, 15, "low"), (0, 3, 15, "low")]
 
 
@@ -119,8 +149,15 @@ def test_everyone_all_in_before_the_flop_hands_are_turned_up_before_the_board_R4
     with pytest.raises(RuleError) as error:
         hand.muck(2)
     assert (error.value.code, error.value.rule) == ("must_show", "R6.2")
-    order = show_all(hand, {1: ["As", "3c", "Jh", "Jd", "9c"], 2: ["Kh", "Ks", "Th", "9s", "8d"],
-                            3: ["Qh", "Qs", "Jc", "Tc", "9d"]}, BOARD)
+    order = show_all(
+        hand,
+        {
+            1: ["As", "3c", "Jh", "Jd", "9c"],
+            2: ["Kh", "Ks", "Th", "9s", "8d"],
+            3: ["Qh", "Qs", "Jc", "Tc", "9d"],
+        },
+        BOARD,
+    )
     assert order == [2, 3, 1]
     kinds = [e["type"] for e in hand.events]
     assert kinds.index("show") < kinds.index("board", kinds.index("action"))  # shown before the flop
@@ -186,8 +223,11 @@ def test_antes_are_dead_money_and_short_antes_make_side_pots_R3_4_R3_7():
 def test_big_blind_ante_goes_to_the_main_pot_blind_first_when_short_R3_4_R3_7():
     hand = start((1000, 1000, 130), sb=50, bb=100, ante=100, ante_kind="big_blind")
     posts = [(e["seat"], e["blind"], e["amount"], e["all_in"]) for e in hand.events if e["type"] == "post"]
-    assert posts == [(2, "small_blind", 50, False), (3, "big_blind", 100, False),
-                     (3, "big_blind_ante", 30, True)]
+    assert posts == [
+        (2, "small_blind", 50, False),
+        (3, "big_blind", 100, False),
+        (3, "big_blind_ante", 30, True),
+    ]
     hand.act(1, "call")
     hand.act(2, "call")
     assert [(p.amount, p.eligible) for p in hand.pots()] == [(330, (1, 2, 3))]
@@ -222,7 +262,12 @@ def test_chips_are_conserved_after_every_action_R6_7():
         view = hand.view(public=False)
         return sum(p["stack"] for p in view["players"]) + view["pot_total"]
 
-    for seat, action, amount in [(4, "all_in", None), (1, "raise", 200), (2, "all_in", None), (3, "call", None)]:
+    for seat, action, amount in [
+        (4, "all_in", None),
+        (1, "raise", 200),
+        (2, "all_in", None),
+        (3, "call", None),
+    ]:
         hand.act(seat, action, amount)
         assert in_play() == total
     while hand.awaiting == "action" or hand.awaiting == "board":
@@ -231,10 +276,22 @@ def test_chips_are_conserved_after_every_action_R6_7():
         else:
             call_or_check(hand)
         assert in_play() == total
-    show_all(hand, {s: c for s, c in zip((1, 2, 3, 4), (["As", "3c", "Jh", "Jd", "9c"],
-                                                         ["5c", "6c", "Js", "9h", "8c"],
-                                                         ["Kh", "Ks", "Th", "9s", "8d"],
-                                                         ["Qh", "Qs", "Jc", "Tc", "9d"]))}, BOARD)
+    show_all(
+        hand,
+        {
+            s: c
+            for s, c in zip(
+                (1, 2, 3, 4),
+                (
+                    ["As", "3c", "Jh", "Jd", "9c"],
+                    ["5c", "6c", "Js", "9h", "8c"],
+                    ["Kh", "Ks", "Th", "9s", "8d"],
+                    ["Qh", "Qs", "Jc", "Tc", "9d"],
+                ),
+            )
+        },
+        BOARD,
+    )
     assert hand.done and sum(final_stacks(hand).values()) == total
 
 
@@ -263,8 +320,17 @@ def test_showdown_order_the_river_aggressor_then_clockwise_R6_2():
 
 def test_a_bet_on_an_earlier_street_does_not_decide_the_showdown_order_R6_2():
     hand = start((1000,) * 4, sb=5, bb=10)
-    _to_river(hand, [(2, "check", None), (3, "check", None), (4, "bet", 20), (1, "call", None),
-                     (2, "call", None), (3, "call", None)])
+    _to_river(
+        hand,
+        [
+            (2, "check", None),
+            (3, "check", None),
+            (4, "bet", 20),
+            (1, "call", None),
+            (2, "call", None),
+            (3, "call", None),
+        ],
+    )
     call_or_check(hand, 4)  # the river is checked: no bet in the last round
     assert show_all(hand, TIED) == [2, 3, 4, 1]  # first left of the button, then clockwise
 
@@ -296,8 +362,13 @@ def test_all_in_on_the_flop_every_hand_is_turned_up_before_the_turn_and_river_R6
     hand.act(1, "fold")
     kinds = [e["type"] for e in hand.events]
     last_action = max(i for i, kind in enumerate(kinds) if kind == "action")
-    tail = [(e["type"], e.get("seat"), e.get("street")) for e in hand.events[last_action + 1:]]
-    assert tail[:4] == [("show", 2, None), ("show", 3, None), ("board", None, "turn"), ("board", None, "river")]
+    tail = [(e["type"], e.get("seat"), e.get("street")) for e in hand.events[last_action + 1 :]]
+    assert tail[:4] == [
+        ("show", 2, None),
+        ("show", 3, None),
+        ("board", None, "turn"),
+        ("board", None, "river"),
+    ]
     assert hand.done
 
 
@@ -310,14 +381,24 @@ def test_odd_chip_goes_left_of_the_button_round_the_table_R6_5():
 
 
 def test_hilo_odd_unit_to_the_high_then_the_low_tie_odd_unit_left_of_the_button_R6_5():
-    hand = start((1000, 1000, 1000), game="courchevel_hilo", sb=5, bb=10, smallest_chip=5, ante=5,
-                 ante_kind="big_blind")  # button 1: left of it are seats 2, 3, 1
+    hand = start(
+        (1000, 1000, 1000),
+        game="courchevel_hilo",
+        sb=5,
+        bb=10,
+        smallest_chip=5,
+        ante=5,
+        ante_kind="big_blind",
+    )  # button 1: left of it are seats 2, 3, 1
     call_or_check(hand, 3)  # pot 35: seven chips of 5
     check_down(hand, BOARD)
-    show_all(hand, {
-        1: ["Ad", "3d", "Js", "Tc", "8d"],  # low 7-4-3-2-A
-        2: ["Kh", "Ks", "Th", "9s", "9d"],  # three kings, no low
-        3: ["As", "3c", "Jh", "Jd", "9c"],  # low 7-4-3-2-A too
-    })
+    show_all(
+        hand,
+        {
+            1: ["Ad", "3d", "Js", "Tc", "8d"],  # low 7-4-3-2-A
+            2: ["Kh", "Ks", "Th", "9s", "9d"],  # three kings, no low
+            3: ["As", "3c", "Jh", "Jd", "9c"],  # low 7-4-3-2-A too
+        },
+    )
     # High 20 (the odd chip of 5), low 15 shared by seats 3 and 1: 10 to seat 3, first left of the button.
     assert awards(hand) == [(0, 2, 20, "high"), (0, 3, 10, "low"), (0, 1, 5, "low")]

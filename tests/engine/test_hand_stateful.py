@@ -19,8 +19,13 @@ def hand_configs(draw):
     seats = sorted(draw(st.sets(st.integers(1, 9), min_size=count, max_size=count)))
     big_blind = draw(st.sampled_from([2, 10, 50]))
     small_blind = draw(st.sampled_from([big_blind // 2, big_blind, big_blind * 2 // 3]))
-    stacks = draw(st.lists(st.one_of(st.integers(1, 3 * big_blind), st.integers(1, 200 * big_blind)),
-                           min_size=count, max_size=count))
+    stacks = draw(
+        st.lists(
+            st.one_of(st.integers(1, 3 * big_blind), st.integers(1, 200 * big_blind)),
+            min_size=count,
+            max_size=count,
+        )
+    )
     where = positions.first_hand(seats, draw(st.sampled_from(seats)))
     small_blind_seat = where.small_blind
     if count > 2 and draw(st.booleans()) and draw(st.booleans()):
@@ -30,11 +35,16 @@ def hand_configs(draw):
         game=draw(st.sampled_from(["courchevel", "courchevel_hilo"])),
         betting=draw(st.sampled_from(["fixed_limit", "pot_limit", "no_limit"])),
         seats=[(seat, f"player{seat}", stack) for seat, stack in zip(seats, stacks)],
-        button_seat=where.button, small_blind_seat=small_blind_seat, big_blind_seat=where.big_blind,
-        small_blind=small_blind, big_blind=big_blind,
+        button_seat=where.button,
+        small_blind_seat=small_blind_seat,
+        big_blind_seat=where.big_blind,
+        small_blind=small_blind,
+        big_blind=big_blind,
         ante=0 if ante_kind == "none" else draw(st.sampled_from([1, big_blind // 2, big_blind])),
-        ante_kind=ante_kind, smallest_chip=draw(st.sampled_from([1, 1, 2, 5])),
-        cap_raises=draw(st.booleans()), deal_mode=draw(st.sampled_from(["seeded", "entered"])),
+        ante_kind=ante_kind,
+        smallest_chip=draw(st.sampled_from([1, 1, 2, 5])),
+        cap_raises=draw(st.booleans()),
+        deal_mode=draw(st.sampled_from(["seeded", "entered"])),
     )
 
 
@@ -54,8 +64,11 @@ def expected_legal(hand: Hand, seat, action, amount) -> bool:
     if action == "call":
         return options.call > 0 and (amount is None or (type(amount) is int and amount == options.call))
     if action in ("bet", "raise"):
-        return (action == options.raise_kind and type(amount) is int
-                and options.min_to <= amount <= options.max_to)
+        return (
+            action == options.raise_kind
+            and type(amount) is int
+            and options.min_to <= amount <= options.max_to
+        )
     return False
 
 
@@ -71,7 +84,7 @@ class HandMachine(RuleBasedStateMachine):
         self.steps = 0
 
     def _take(self, count):
-        cards = self.physical[self.used:self.used + count]
+        cards = self.physical[self.used : self.used + count]
         self.used += count
         return cards
 
@@ -90,21 +103,28 @@ class HandMachine(RuleBasedStateMachine):
             self.hand.show(seat, self._take(5))
 
     @precondition(lambda self: self.hand.awaiting == "action")
-    @rule(choice=st.sampled_from(["fold", "passive", "passive", "passive", "min", "max", "between", "all_in"]),
-          fraction=st.floats(0, 1))
+    @rule(
+        choice=st.sampled_from(["fold", "passive", "passive", "passive", "min", "max", "between", "all_in"]),
+        fraction=st.floats(0, 1),
+    )
     def legal_action(self, choice, fraction):
         options = self.hand.options()
         assert options is not None and options.seat == self.hand.to_act
         self.check_sizes(options)
         if choice in ("min", "max", "between") and options.raise_kind:
-            amount = {"min": options.min_to, "max": options.max_to,
-                      "between": options.min_to + int((options.max_to - options.min_to) * fraction)}[choice]
+            amount = {
+                "min": options.min_to,
+                "max": options.max_to,
+                "between": options.min_to + int((options.max_to - options.min_to) * fraction),
+            }[choice]
             assert expected_legal(self.hand, options.seat, options.raise_kind, amount)
             event = self.hand.act(options.seat, options.raise_kind, amount)
             assert event["to"] == amount
         elif choice == "fold":
             self.hand.act(options.seat, "fold")
-        elif choice == "all_in" and (options.raise_kind and options.max_to == options.player_bet + options.stack):
+        elif choice == "all_in" and (
+            options.raise_kind and options.max_to == options.player_bet + options.stack
+        ):
             self.hand.act(options.seat, "all_in")
             assert self.hand.events[-1]["all_in"]
         else:
@@ -131,9 +151,11 @@ class HandMachine(RuleBasedStateMachine):
                 pot = hand.view(public=False)["pot_total"] + current - options.player_bet
                 assert options.max_to == min(all_in_to, current + pot)
 
-    @rule(seat=st.integers(0, 10),
-          action=st.sampled_from(["fold", "check", "call", "bet", "raise", "muck", "all-in"]),
-          amount=st.one_of(st.none(), st.integers(-5, 20000), st.just(2.5), st.just(True)))
+    @rule(
+        seat=st.integers(0, 10),
+        action=st.sampled_from(["fold", "check", "call", "bet", "raise", "muck", "all-in"]),
+        amount=st.one_of(st.none(), st.integers(-5, 20000), st.just(2.5), st.just(True)),
+    )
     def maybe_illegal_action(self, seat, action, amount):
         if self.hand.options() is not None and seat % 2:
             seat = self.hand.to_act  # often the right seat, so that amounts get tested
@@ -195,7 +217,6 @@ class HandMachine(RuleBasedStateMachine):
             if hand.config.cap_raises:
                 self.check_cap()
 
-
     def check_cap(self):
         """R5.1: with the cap on, no round goes above four bets of its size (half-bet all-ins included)."""
         hand = self.hand
@@ -248,7 +269,9 @@ class HandMachine(RuleBasedStateMachine):
 
 
 HandMachine.TestCase.settings = settings(
-    max_examples=int(os.environ.get("ENGINE_RANDOM_HANDS", "40")), stateful_step_count=30, deadline=None,
+    max_examples=int(os.environ.get("ENGINE_RANDOM_HANDS", "40")),
+    stateful_step_count=30,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 TestRandomHands = HandMachine.TestCase

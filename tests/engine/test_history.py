@@ -14,9 +14,16 @@ def played_hilo_hand():
     hand.act(1, "call")
     hand.act(2, "call")
     hand.act(3, "call")
-    show_all(hand, {1: ["As", "3c", "Jh", "Jd", "9c"], 2: ["5c", "6c", "Js", "9h", "8c"],
-                    3: ["Kh", "Ks", "Th", "9s", "8d"], 4: ["Qh", "Qs", "Jc", "Tc", "9d"]},
-             [["Qc", "7h"], ["4s"], ["2d"]])
+    show_all(
+        hand,
+        {
+            1: ["As", "3c", "Jh", "Jd", "9c"],
+            2: ["5c", "6c", "Js", "9h", "8c"],
+            3: ["Kh", "Ks", "Th", "9s", "8d"],
+            4: ["Qh", "Qs", "Jc", "Tc", "9d"],
+        },
+        [["Qc", "7h"], ["4s"], ["2d"]],
+    )
     return hand
 
 
@@ -73,12 +80,24 @@ def test_text_history_reads_like_a_cardroom():
     lines = text.splitlines()
     assert lines[0] == "Hand #7, table 2"
     assert lines[1] == "Courchevel No Limit (5/10)"
-    for expected in ["Seat 1 is the button", "Seat 1: p1 (1000 in chips)", "p2: posts small blind 5",
-                     "p3: posts big blind 10", "*** FIRST FLOP CARD *** [Kd]", "p1: raises 20 to 30",
-                     "p2: calls 25", "*** FLOP *** [Kd] [Qc 7h]", "*** RIVER *** [Kd Qc 7h 4s] [2d]",
-                     "*** SHOWDOWN ***", "p2: mucks", "p3: shows [Kh Ks Th 9s 8d]",
-                     "p3 collected 90 from the main pot with Three of a kind, kings", "*** SUMMARY ***",
-                     "Total pot 90", "Seat 3: p3 finishes with 1060 (+60)"]:
+    for expected in [
+        "Seat 1 is the button",
+        "Seat 1: p1 (1000 in chips)",
+        "p2: posts small blind 5",
+        "p3: posts big blind 10",
+        "*** FIRST FLOP CARD *** [Kd]",
+        "p1: raises 20 to 30",
+        "p2: calls 25",
+        "*** FLOP *** [Kd] [Qc 7h]",
+        "*** RIVER *** [Kd Qc 7h 4s] [2d]",
+        "*** SHOWDOWN ***",
+        "p2: mucks",
+        "p3: shows [Kh Ks Th 9s 8d]",
+        "p3 collected 90 from the main pot with Three of a kind, kings",
+        "*** SUMMARY ***",
+        "Total pot 90",
+        "Seat 3: p3 finishes with 1060 (+60)",
+    ]:
         assert expected in lines, expected
     assert lines.index("*** FIRST FLOP CARD *** [Kd]") < lines.index("p1: raises 20 to 30")
 

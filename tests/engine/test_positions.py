@@ -43,8 +43,9 @@ def test_big_blind_busts_so_next_hand_has_a_dead_small_blind_R3_6():
     where = positions.next_hand([1, 2, 4, 5], button=1, small_blind=2, big_blind=3)
     assert where == Positions(2, None, 4)
     # The hand after, the button goes to the empty seat where the small blind would have been.
-    after = positions.next_hand([1, 2, 4, 5], button=where.button, small_blind=where.small_blind,
-                                big_blind=where.big_blind)
+    after = positions.next_hand(
+        [1, 2, 4, 5], button=where.button, small_blind=where.small_blind, big_blind=where.big_blind
+    )
     assert after == Positions(3, 4, 5)
 
 
@@ -66,8 +67,9 @@ def test_heads_up_blinds_alternate_R3_5():
     where = positions.first_hand([2, 5], button=2)
     seen = []
     for _ in range(4):
-        where = positions.next_hand([2, 5], button=where.button, small_blind=where.small_blind,
-                                    big_blind=where.big_blind)
+        where = positions.next_hand(
+            [2, 5], button=where.button, small_blind=where.small_blind, big_blind=where.big_blind
+        )
         seen.append(where.big_blind)
         assert where.button == where.small_blind
     assert seen == [2, 5, 2, 5]
@@ -89,8 +91,13 @@ def test_big_blind_moves_one_player_clockwise_every_hand_with_busts_R3_6():
             if rng.random() < 0.3:
                 seats.remove(rng.choice(seats))
             previous = where
-            where = positions.next_hand(seats, button=previous.button, small_blind=previous.small_blind,
-                                        big_blind=previous.big_blind, table_size=9)
+            where = positions.next_hand(
+                seats,
+                button=previous.button,
+                small_blind=previous.small_blind,
+                big_blind=previous.big_blind,
+                table_size=9,
+            )
             # The big blind is the next player after last hand's big blind seat: never the same twice.
             expected = next((s for s in seats if s > previous.big_blind), seats[0])
             assert where.big_blind == expected
@@ -114,19 +121,37 @@ def test_a_table_plays_down_to_one_player_hand_after_hand_R6_6():
         where = positions.first_hand(list(stacks), rng.choice(list(stacks)))
         hands = 0
         while len(stacks) > 1:
-            config = HandConfig(game="courchevel_hilo", betting="no_limit",
-                                seats=[(seat, f"p{seat}", chips) for seat, chips in stacks.items()],
-                                button_seat=where.button, small_blind_seat=where.small_blind,
-                                big_blind_seat=where.big_blind, small_blind=5, big_blind=10, deal_mode="seeded")
+            config = HandConfig(
+                game="courchevel_hilo",
+                betting="no_limit",
+                seats=[(seat, f"p{seat}", chips) for seat, chips in stacks.items()],
+                button_seat=where.button,
+                small_blind_seat=where.small_blind,
+                big_blind_seat=where.big_blind,
+                small_blind=5,
+                big_blind=10,
+                deal_mode="seeded",
+            )
             hand = Hand.start(config, seed=rng.randbytes(32))
             while not hand.done:
                 options = hand.options()
-                hand.act(options.seat, "all_in" if options.raise_kind and rng.random() < 0.5 else "call"
-                         if options.call else "check")
+                hand.act(
+                    options.seat,
+                    "all_in"
+                    if options.raise_kind and rng.random() < 0.5
+                    else "call"
+                    if options.call
+                    else "check",
+                )
             stacks = {seat: chips for seat, chips in hand.stacks().items() if chips}
             assert sum(stacks.values()) == total
             if len(stacks) > 1:
-                where = positions.next_hand(list(stacks), button=where.button, small_blind=where.small_blind,
-                                            big_blind=where.big_blind, table_size=9)
+                where = positions.next_hand(
+                    list(stacks),
+                    button=where.button,
+                    small_blind=where.small_blind,
+                    big_blind=where.big_blind,
+                    table_size=9,
+                )
             hands += 1
         assert hands >= 1

@@ -34,7 +34,11 @@ def test_hilo_halves_odd_unit_to_the_high_R6_5():
 def test_award_high_low_and_no_low_R6_4():
     pot = Pot(100, (1, 2, 3))
     order = [2, 3, 1]
-    assert award(pot, order, {1: 9, 2: 5, 3: 9}, {2: 200}, 1) == [(3, 25, "high"), (1, 25, "high"), (2, 50, "low")]
+    assert award(pot, order, {1: 9, 2: 5, 3: 9}, {2: 200}, 1) == [
+        (3, 25, "high"),
+        (1, 25, "high"),
+        (2, 50, "low"),
+    ]
     assert award(pot, order, {1: 9, 2: 5, 3: 1}, {}, 1) == [(1, 100, "pot")]  # no qualifying low
     assert award(pot, order, {1: 9, 2: 5, 3: 1}, None, 1) == [(1, 100, "pot")]  # high-only game
     assert award(Pot(100, (2,)), order, {}, {}, 1) == [(2, 100, "pot")]  # uncontested

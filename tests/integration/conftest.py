@@ -9,6 +9,7 @@ loopback ports, against the test database that pytest-django created, and are al
 whole process group, so no prefork child outlives its test).
 """
 
+import contextlib
 import os
 import signal
 import socket
@@ -61,7 +62,7 @@ class Processes:
         self.running: list[tuple[str, subprocess.Popen]] = []
 
     def start(self, name: str, *args: str, extra_env: dict | None = None) -> subprocess.Popen:
-        log = open(self.log_dir / f"{name}.log", "ab")
+        log = open(self.log_dir / f"{name}.log", "ab")  # noqa: SIM115 - kept open for the process's lifetime
         process = subprocess.Popen(
             list(args),
             cwd=ROOT,
@@ -76,26 +77,45 @@ class Processes:
         return process
 
     def celery(self, name: str, *args: str, extra_env: dict | None = None) -> subprocess.Popen:
-        return self.start(name, str(VENV_BIN / "celery"), "--app", "config.celery", *args, extra_env=extra_env)
+        return self.start(
+            name, str(VENV_BIN / "celery"), "--app", "config.celery", *args, extra_env=extra_env
+        )
 
     def worker(self, name: str = "worker", extra_env: dict | None = None) -> subprocess.Popen:
         return self.celery(
-            name, "worker", "--loglevel", "INFO", "--concurrency", "1", "--hostname", f"{name}@%h",
-            "--without-gossip", "--without-mingle", "--without-heartbeat", extra_env=extra_env,
+            name,
+            "worker",
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            "1",
+            "--hostname",
+            f"{name}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            extra_env=extra_env,
         )
 
     def beat(self, name: str = "beat") -> subprocess.Popen:
-        return self.celery(name, "beat", "--loglevel", "INFO", "--schedule", str(self.log_dir / f"{name}-schedule"))
+        return self.celery(
+            name, "beat", "--loglevel", "INFO", "--schedule", str(self.log_dir / f"{name}-schedule")
+        )
 
     def daphne(self, name: str, port: int) -> subprocess.Popen:
-        return self.start(name, str(VENV_BIN / "daphne"), "--bind", "127.0.0.1", "--port", str(port),
-                          "config.asgi:application")
+        return self.start(
+            name,
+            str(VENV_BIN / "daphne"),
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "config.asgi:application",
+        )
 
     def kill(self, process: subprocess.Popen, sig=signal.SIGKILL) -> None:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, sig)
-        except ProcessLookupError:
-            pass
         process.wait(timeout=20)
 
     def stop_all(self) -> None:
@@ -113,10 +133,8 @@ class Processes:
                 process.wait(timeout=10)
         # A killed process group may leave children behind if the leader died first.
         for _, process in self.running:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
 
     def logs(self) -> str:
         parts = []
@@ -139,15 +157,12 @@ def redis_client():
 @pytest.fixture
 def service_env(transactional_db, redis_client):
     """The environment for product processes: the test database, the test Redis."""
-    from django.db import connection
-
     import dj_database_url
+    from django.db import connection
 
     url = dj_database_url.parse(os.environ["DATABASE_URL"])
     test_name = connection.settings_dict["NAME"]
-    database_url = (
-        f"postgres://{url['USER']}:{url['PASSWORD']}@{url['HOST']}:{url['PORT']}/{test_name}"
-    )
+    database_url = f"postgres://{url['USER']}:{url['PASSWORD']}@{url['HOST']}:{url['PORT']}/{test_name}"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_ALLOW_ASYNC"))}
     env.update(
         DATABASE_URL=database_url,

@@ -18,11 +18,19 @@ def running_tournament(seconds_left: float) -> Tournament:
     """A running tournament whose first one-minute level ends ``seconds_left`` from now."""
     structure = BlindStructure.objects.create(name="integration", betting="no_limit")
     for order, (sb, bb) in enumerate([(25, 50), (50, 100), (75, 150)]):
-        Level.objects.create(structure=structure, order=order, duration_minutes=1, small_blind=sb, big_blind=bb)
+        Level.objects.create(
+            structure=structure, order=order, duration_minutes=1, small_blind=sb, big_blind=bb
+        )
     now = timezone.now()
     return Tournament.objects.create(
-        name="Integration", game="courchevel", betting="no_limit", starting_stack=10000,
-        structure=structure, status=Tournament.Status.RUNNING, started_at=now, level_index=0,
+        name="Integration",
+        game="courchevel",
+        betting="no_limit",
+        starting_stack=10000,
+        structure=structure,
+        status=Tournament.Status.RUNNING,
+        started_at=now,
+        level_index=0,
         level_started_at=now - timedelta(seconds=60 - seconds_left),
     )
 
@@ -99,8 +107,11 @@ def test_worker_killed_mid_level_change_leaves_exactly_one_change(processes, ser
     # More ticks, late and repeated, change nothing more.
     for _ in range(3):
         advance_clocks.delay()
-    wait_for(lambda: health.last_tick_age() is not None and health.last_tick_age() < 1.0, timeout=30,
-             what="the later ticks to run")
+    wait_for(
+        lambda: health.last_tick_age() is not None and health.last_tick_age() < 1.0,
+        timeout=30,
+        what="the later ticks to run",
+    )
     time.sleep(1.0)
     current = fresh(tournament)
     assert current.level_index == 1

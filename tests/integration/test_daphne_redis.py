@@ -26,15 +26,23 @@ def http_ok(url: str) -> bool:
 
 def patch(url: str, username: str, body: dict) -> tuple[int, dict]:
     token = base64.b64encode(f"{username}:{PASSWORD}".encode()).decode()
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="PATCH", headers={
-        "Authorization": f"Basic {token}", "Content-Type": "application/json", "Host": "127.0.0.1",
-    })
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="PATCH",
+        headers={
+            "Authorization": f"Basic {token}",
+            "Content-Type": "application/json",
+            "Host": "127.0.0.1",
+        },
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.status, json.loads(response.read())
 
 
 async def next_snapshot(socket, newer_than: int, timeout: float = 10.0) -> dict:
     """The next snapshot with a version above ``newer_than`` (pongs and repeats are skipped)."""
+
     async def receive():
         while True:
             message = json.loads(await socket.recv())
@@ -55,8 +63,12 @@ def test_a_change_made_on_one_server_reaches_sockets_on_the_other(processes):
     processes.daphne("daphne-a", port_a)
     processes.daphne("daphne-b", port_b)
     for port in (port_a, port_b):
-        wait_for(lambda: http_ok(f"http://127.0.0.1:{port}/healthz?check=database,channel_layer,redis"),
-                 timeout=60, interval=0.2, what=f"daphne on port {port}")
+        wait_for(
+            lambda port=port: http_ok(f"http://127.0.0.1:{port}/healthz?check=database,channel_layer,redis"),
+            timeout=60,
+            interval=0.2,
+            what=f"daphne on port {port}",
+        )
 
     def socket_to(port: int):
         return websockets.connect(
@@ -73,7 +85,9 @@ def test_a_change_made_on_one_server_reaches_sockets_on_the_other(processes):
             assert first_a["data"]["tournament"]["name"] == "Integration"
             # The director renames the tournament through server B's API.
             status, body = await asyncio.to_thread(
-                patch, f"http://127.0.0.1:{port_b}/api/tournaments/{tournament.pk}/", staff.username,
+                patch,
+                f"http://127.0.0.1:{port_b}/api/tournaments/{tournament.pk}/",
+                staff.username,
                 {"name": "Main Event, Day 2"},
             )
             assert status == 200, body

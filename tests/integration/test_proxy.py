@@ -3,8 +3,8 @@ WebSockets through the proxy, and a web server that dies is routed around."""
 
 import asyncio
 import json
-import re
 import os
+import re
 import shutil
 import ssl
 import subprocess
@@ -17,12 +17,14 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from .conftest import ROOT, free_port, wait_for
-from .test_daphne_redis import PASSWORD, http_ok, next_snapshot
 from .test_celery_clock import running_tournament
+from .test_daphne_redis import PASSWORD, http_ok, next_snapshot
 
 # .ci/run installs haproxy and openssl, so in CI their absence is a failure, not a skip.
-pytestmark = pytest.mark.skipif(not os.environ.get("CI") and not (shutil.which("haproxy") and shutil.which("openssl")),
-                                reason="needs Debian's haproxy and openssl")
+pytestmark = pytest.mark.skipif(
+    not os.environ.get("CI") and not (shutil.which("haproxy") and shutil.which("openssl")),
+    reason="needs Debian's haproxy and openssl",
+)
 
 NO_VERIFY = ssl.create_default_context()
 NO_VERIFY.check_hostname = False
@@ -36,8 +38,12 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def fetch(url: str, method: str = "GET", body: dict | None = None, headers: dict | None = None):
     opener = urllib.request.build_opener(NoRedirect, urllib.request.HTTPSHandler(context=NO_VERIFY))
-    request = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        url,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
     try:
         with opener.open(request, timeout=10) as response:
             return response.status, response.headers, response.read()
@@ -48,13 +54,33 @@ def fetch(url: str, method: str = "GET", body: dict | None = None, headers: dict
 def proxy_config(tmp_path, http_port: int, https_port: int, web_ports: list[int]) -> str:
     """docker/haproxy.cfg with loopback ports and the two local web servers instead of Docker's DNS."""
     pem = tmp_path / "site.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=localhost", "-keyout", str(tmp_path / "key.pem"), "-out", str(tmp_path / "cert.pem")],
-                   check=True, capture_output=True, timeout=60)
+    subprocess.run(
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-keyout",
+            str(tmp_path / "key.pem"),
+            "-out",
+            str(tmp_path / "cert.pem"),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     pem.write_bytes((tmp_path / "cert.pem").read_bytes() + (tmp_path / "key.pem").read_bytes())
     config = (ROOT / "docker" / "haproxy.cfg").read_text()
     config, n_http = re.subn(r"(?m)^    bind :80$", f"    bind 127.0.0.1:{http_port}", config)
-    config, n_https = re.subn(r"(?m)^    bind :443 ssl crt \S+", f"    bind 127.0.0.1:{https_port} ssl crt {pem}", config)
+    config, n_https = re.subn(
+        r"(?m)^    bind :443 ssl crt \S+", f"    bind 127.0.0.1:{https_port} ssl crt {pem}", config
+    )
     servers = "\n".join(f"    server web{i} 127.0.0.1:{port}" for i, port in enumerate(web_ports))
     config, n_servers = re.subn(r"(?m)^    server-template web \d+ web:8000$", servers, config)
     config = config.replace(" resolvers docker init-addr none", " inter 1s fall 2 rise 1")
@@ -76,13 +102,21 @@ def test_proxy_serves_https_websockets_and_routes_around_a_dead_server(processes
     web_ports = [free_port(), free_port()]
     daphnes = [processes.daphne(f"daphne-{i}", port) for i, port in enumerate(web_ports)]
     for port in web_ports:
-        wait_for(lambda: http_ok(f"http://127.0.0.1:{port}/healthz?check=database,channel_layer,redis"),
-                 timeout=60, interval=0.2, what=f"daphne on port {port}")
+        wait_for(
+            lambda port=port: http_ok(f"http://127.0.0.1:{port}/healthz?check=database,channel_layer,redis"),
+            timeout=60,
+            interval=0.2,
+            what=f"daphne on port {port}",
+        )
     http_port, https_port = free_port(), free_port()
     config = proxy_config(tmp_path, http_port, https_port, web_ports)
     processes.start("haproxy", "haproxy", "-db", "-f", config)
-    wait_for(lambda: fetch(f"http://127.0.0.1:{http_port}/proxy-health")[0] == 200 if _up(http_port) else False,
-             timeout=30, interval=0.2, what="the proxy")
+    wait_for(
+        lambda: fetch(f"http://127.0.0.1:{http_port}/proxy-health")[0] == 200 if _up(http_port) else False,
+        timeout=30,
+        interval=0.2,
+        what="the proxy",
+    )
 
     # Plain HTTP is redirected to HTTPS; HTTPS reaches a web server that sees the original scheme.
     status, headers, _ = fetch(f"http://127.0.0.1:{http_port}/healthz")
@@ -94,13 +128,18 @@ def test_proxy_serves_https_websockets_and_routes_around_a_dead_server(processes
 
     async def websocket_through_proxy():
         async with websockets.connect(
-            f"wss://127.0.0.1:{https_port}/ws/tournaments/{tournament.pk}/clock/", ssl=NO_VERIFY,
-            additional_headers={"Cookie": f"sessionid={session}"}, origin=f"https://127.0.0.1:{https_port}",
+            f"wss://127.0.0.1:{https_port}/ws/tournaments/{tournament.pk}/clock/",
+            ssl=NO_VERIFY,
+            additional_headers={"Cookie": f"sessionid={session}"},
+            origin=f"https://127.0.0.1:{https_port}",
             open_timeout=10,
         ) as socket:
             first = await next_snapshot(socket, newer_than=-1)
             status, _, body = await asyncio.to_thread(
-                fetch, f"{base}/api/tournaments/{tournament.pk}/", "PATCH", {"name": "Through the proxy"},
+                fetch,
+                f"{base}/api/tournaments/{tournament.pk}/",
+                "PATCH",
+                {"name": "Through the proxy"},
                 {"Authorization": "Basic " + _basic(staff.username), "Referer": base},
             )
             assert status == 200, body

@@ -24,7 +24,8 @@ from .test_daphne_redis import PASSWORD, http_ok
 def api(port: int, method: str, path: str, username: str, body: dict | None = None) -> tuple[int, dict]:
     token = base64.b64encode(f"{username}:{PASSWORD}".encode()).decode()
     request = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", method=method,
+        f"http://127.0.0.1:{port}{path}",
+        method=method,
         data=None if body is None else json.dumps(body).encode(),
         headers={"Authorization": f"Basic {token}", "Content-Type": "application/json"},
     )
@@ -66,8 +67,12 @@ def test_racing_tablets_record_each_action_once(processes):
     for i, port in enumerate(ports):
         processes.daphne(f"daphne-{i}", port)
     for port in ports:
-        wait_for(lambda: http_ok(f"http://127.0.0.1:{port}/healthz?check=database,channel_layer,redis"),
-                 timeout=60, interval=0.2, what=f"daphne on port {port}")
+        wait_for(
+            lambda port=port: http_ok(f"http://127.0.0.1:{port}/healthz?check=database,channel_layer,redis"),
+            timeout=60,
+            interval=0.2,
+            what=f"daphne on port {port}",
+        )
 
     status, hand = api(ports[0], "POST", "/api/hands/", dealer.username, {"table": table.pk})
     assert status == 201, hand
@@ -76,17 +81,27 @@ def test_racing_tablets_record_each_action_once(processes):
     assert state["phase"] == "action"
 
     def action(state, client_action_id, expected_seq):
-        return {"type": "action", "seat": state["to_act"],
-                "action": "check" if not state["options"]["call"] else "call",
-                "client_action_id": client_action_id, "expected_seq": expected_seq}
+        return {
+            "type": "action",
+            "seat": state["to_act"],
+            "action": "check" if not state["options"]["call"] else "call",
+            "client_action_id": client_action_id,
+            "expected_seq": expected_seq,
+        }
 
     # One tablet's input, retried and sent to both servers at once: recorded once, every answer the same.
     body = action(state, "tablet-1:action-1", seq)
     before = HandEvent.objects.filter(hand_id=hand_id).count()
-    results = all_at_once([
-        (lambda port=ports[i % 2]: api(port, "POST", f"/api/hands/{hand_id}/actions/", dealer.username, body))
-        for i in range(8)
-    ])
+    results = all_at_once(
+        [
+            (
+                lambda port=ports[i % 2]: api(
+                    port, "POST", f"/api/hands/{hand_id}/actions/", dealer.username, body
+                )
+            )
+            for i in range(8)
+        ]
+    )
     assert [status for status, _ in results] == [200] * 8, results
     assert sorted(r["replayed"] for _, r in results) == [False] + [True] * 7
     assert len({(r["first_seq"], r["last_seq"]) for _, r in results}) == 1
@@ -100,15 +115,27 @@ def test_racing_tablets_record_each_action_once(processes):
     state = results[0][1]["hand"]["state"]
     seq = last_seq
     before = after
-    results = all_at_once([
-        (lambda i=i: api(ports[i % 2], "POST", f"/api/hands/{hand_id}/actions/", dealer.username,
-                         action(state, f"tablet-{i}:action-2", seq)))
-        for i in range(8)
-    ])
+    results = all_at_once(
+        [
+            (
+                lambda i=i: api(
+                    ports[i % 2],
+                    "POST",
+                    f"/api/hands/{hand_id}/actions/",
+                    dealer.username,
+                    action(state, f"tablet-{i}:action-2", seq),
+                )
+            )
+            for i in range(8)
+        ]
+    )
     statuses = sorted(status for status, _ in results)
     assert statuses == [200] + [409] * 7, results
     winner = next(r for status, r in results if status == 200)
-    assert HandEvent.objects.filter(hand_id=hand_id).count() - before == winner["last_seq"] - winner["first_seq"] + 1
+    assert (
+        HandEvent.objects.filter(hand_id=hand_id).count() - before
+        == winner["last_seq"] - winner["first_seq"] + 1
+    )
     seqs = list(HandEvent.objects.filter(hand_id=hand_id).order_by("seq").values_list("seq", flat=True))
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "event numbers have a gap or a repeat"
 
@@ -132,7 +159,9 @@ def bust_at(table_id: int, busted: list[tuple[int, int]], winner_id: int | None)
                     [(Entry.objects.get(pk=pk), chips) for pk, chips in busted],
                     hand_label=f"table {table.number}",
                 )
-            occupied = sorted(Seat.objects.filter(table=table, entry__isnull=False).values_list("number", flat=True))
+            occupied = sorted(
+                Seat.objects.filter(table=table, entry__isnull=False).values_list("number", flat=True)
+            )
             tables_services.hand_finished(table, button_seat=occupied[0], big_blind_seat=occupied[1])
     finally:
         connection.close()
@@ -144,8 +173,13 @@ def test_simultaneous_bust_outs_leave_consistent_seating(processes, redis_client
     worker has balanced."""
     structure = make_tournament(stacks=(1000, 1000))[0].structure  # a running structure to copy
     tournament = Tournament.objects.create(
-        name="Races", game="courchevel", betting="no_limit", starting_stack=1000, structure=structure,
-        seats_per_table=4, status=Tournament.Status.REGISTERING,
+        name="Races",
+        game="courchevel",
+        betting="no_limit",
+        starting_stack=1000,
+        structure=structure,
+        seats_per_table=4,
+        status=Tournament.Status.REGISTERING,
     )
     for i in range(12):
         Entry.objects.create(tournament=tournament, player=Player.objects.create(name=f"R{i}"), chips=1000)
@@ -158,26 +192,36 @@ def test_simultaneous_bust_outs_leave_consistent_seating(processes, redis_client
     processes.worker()
 
     def seated(table):
-        return list(Seat.objects.filter(table=table, entry__isnull=False).order_by("number")
-                    .values_list("entry_id", flat=True))
+        return list(
+            Seat.objects.filter(table=table, entry__isnull=False)
+            .order_by("number")
+            .values_list("entry_id", flat=True)
+        )
 
-    one, two, three = (seated(t) for t in tables)
+    one, two, _three = (seated(t) for t in tables)
     # Table 1 loses two players in one hand (different starting stacks), table 2 one, table 3 none.
     Entry.objects.filter(pk=one[0]).update(chips=1500)
     Entry.objects.filter(pk=one[1]).update(chips=500)
     Entry.objects.filter(pk=one[2]).update(chips=1000)
-    all_at_once([
-        lambda: bust_at(tables[0].pk, [(one[0], 1500), (one[1], 500)], winner_id=one[2]),
-        lambda: bust_at(tables[1].pk, [(two[0], 1000)], winner_id=two[1]),
-        lambda: bust_at(tables[2].pk, [], winner_id=None),
-    ])
+    all_at_once(
+        [
+            lambda: bust_at(tables[0].pk, [(one[0], 1500), (one[1], 500)], winner_id=one[2]),
+            lambda: bust_at(tables[1].pk, [(two[0], 1000)], winner_id=two[1]),
+            lambda: bust_at(tables[2].pk, [], winner_id=None),
+        ]
+    )
 
     # The worker runs the balancing queued by each commit.
     def balanced():
-        counts = sorted(Seat.objects.filter(table__tournament=tournament, table__status=Table.Status.ACTIVE,
-                                            entry__isnull=False).values_list("table_id", flat=True))
+        counts = sorted(
+            Seat.objects.filter(
+                table__tournament=tournament, table__status=Table.Status.ACTIVE, entry__isnull=False
+            ).values_list("table_id", flat=True)
+        )
         per_table = [counts.count(t.pk) for t in tables]
-        return per_table if redis_client.llen("celery") == 0 and max(per_table) - min(per_table) <= 1 else None
+        return (
+            per_table if redis_client.llen("celery") == 0 and max(per_table) - min(per_table) <= 1 else None
+        )
 
     per_table = wait_for(balanced, timeout=60, interval=0.2, what="the tables to be balanced")
     assert sorted(per_table) == [3, 3, 3]
@@ -187,10 +231,14 @@ def test_simultaneous_bust_outs_leave_consistent_seating(processes, redis_client
     # Of the two who busted in one hand, the bigger starting stack takes the better place (R8.8).
     assert Entry.objects.get(pk=one[0]).place < Entry.objects.get(pk=one[1]).place
     assert not Seat.objects.filter(entry__in=busted).exists()
-    active = list(Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).values_list("pk", flat=True))
+    active = list(
+        Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).values_list("pk", flat=True)
+    )
     seat_counts = [Seat.objects.filter(entry_id=pk).count() for pk in active]
     assert seat_counts == [1] * 9
     assert sum(Entry.objects.filter(tournament=tournament).values_list("chips", flat=True)) == 12 * 1000
     # Exactly one player was moved to the short table, and nothing more is suggested.
-    assert Move.objects.filter(tournament=tournament, status=Move.Status.DONE, to_table=tables[0]).count() == 1
+    assert (
+        Move.objects.filter(tournament=tournament, status=Move.Status.DONE, to_table=tables[0]).count() == 1
+    )
     assert tables_services.suggested_moves(tournament) == []

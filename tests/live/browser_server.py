@@ -46,9 +46,12 @@ def main(db_path: str, port: int) -> None:
     from tournaments.devices import Announcement
 
     call_command("migrate", interactive=False, verbosity=0)
-    get_user_model().objects.create_user("director", password="browser-director-pw", is_staff=True,
-                                         is_superuser=True)
-    clock_t = make_tournament(players=18, name="Courchevel Hi/Lo Deepstack", level_minutes=20, master_seed=True)
+    get_user_model().objects.create_user(
+        "director", password="browser-director-pw", is_staff=True, is_superuser=True
+    )
+    clock_t = make_tournament(
+        players=18, name="Courchevel Hi/Lo Deepstack", level_minutes=20, master_seed=True
+    )
     Announcement.objects.create(tournament=clock_t, text="Late registration closes at the end of level 4")
     hand_t = make_tournament(players=3, name="Split pot table", level_minutes=20)
     table = hand_t.tables.get()
@@ -60,13 +63,18 @@ def main(db_path: str, port: int) -> None:
         seeding="master", master_seed=master, master_seed_commitment=seed_commitment(master)
     )
     warm_up(clock_t, hand_t)
-    print(json.dumps({
-        "clock_tournament": clock_t.pk,
-        "hand_tournament": hand_t.pk,
-        "hand_table": table.pk,
-        "username": "director",
-        "password": "browser-director-pw",
-    }), flush=True)
+    print(
+        json.dumps(
+            {
+                "clock_tournament": clock_t.pk,
+                "hand_tournament": hand_t.pk,
+                "hand_table": table.pk,
+                "username": "director",
+                "password": "browser-director-pw",
+            }
+        ),
+        flush=True,
+    )
     serve(port)
 
 

@@ -4,8 +4,17 @@ import pytest
 from django.contrib.auth import get_user_model
 
 
-def make_tournament(*, level_minutes=20, players=6, seats_per_table=8, game="courchevel_hilo",
-                    betting="pot_limit", name="Live test", start=True, master_seed=False):
+def make_tournament(
+    *,
+    level_minutes=20,
+    players=6,
+    seats_per_table=8,
+    game="courchevel_hilo",
+    betting="pot_limit",
+    name="Live test",
+    start=True,
+    master_seed=False,
+):
     from tables.services import draw_seats
     from tournaments import services
     from tournaments.models import BlindStructure, Level, Player
@@ -20,8 +29,14 @@ def make_tournament(*, level_minutes=20, players=6, seats_per_table=8, game="cou
     ]
     for order, row in enumerate(rows):
         Level.objects.create(structure=structure, order=order, duration_minutes=level_minutes, **row)
-    fields = dict(name=name, game=game, betting=betting, starting_stack=3000, buy_in=100,
-                  seats_per_table=seats_per_table)
+    fields = dict(
+        name=name,
+        game=game,
+        betting=betting,
+        starting_stack=3000,
+        buy_in=100,
+        seats_per_table=seats_per_table,
+    )
     if master_seed:
         fields["seeding"] = "master"
     tournament = services.create_tournament(structure=structure, **fields)
@@ -76,11 +91,17 @@ class BrowserServer:
         self.dir = tempfile.TemporaryDirectory(prefix="live-browser-")
         db = Path(self.dir.name) / "db.sqlite3"
         self.log_path = Path(self.dir.name) / "server.log"
-        self.log = open(self.log_path, "w")
+        self.log = open(self.log_path, "w")  # noqa: SIM115 - the server writes to it until it stops
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         root = Path(__file__).resolve().parents[2]
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.live.browser_server", str(db), str(self.port)],
-                                     cwd=root, stdout=subprocess.PIPE, stderr=self.log, env=env, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.live.browser_server", str(db), str(self.port)],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            env=env,
+            text=True,
+        )
         self.data = None
 
     def ready(self, timeout: float = 180):
@@ -93,7 +114,9 @@ class BrowserServer:
             ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
             line = self.proc.stdout.readline() if ready else ""
             if not line:
-                raise RuntimeError(f"the browser tests' server did not start: {self.log_path.read_text()[-3000:]}")
+                raise RuntimeError(
+                    f"the browser tests' server did not start: {self.log_path.read_text()[-3000:]}"
+                )
             self.data = json.loads(line)
             deadline = time.monotonic() + 60
             while True:

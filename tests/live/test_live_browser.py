@@ -17,8 +17,15 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" if os.environ.get("LIVE_SCREENSHOTS") else Path(tempfile.mkdtemp(prefix="live-shots-"))
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--autoplay-policy=no-user-gesture-required"]
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--autoplay-policy=no-user-gesture-required",
+]
 
 
 @pytest.fixture(scope="module")
@@ -88,8 +95,10 @@ def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, br
     expect(clock.locator("[data-role=announcement]")).to_contain_text("Late registration")
     # Next level, and the time to the next break: this level's time left plus level 2's 20 minutes.
     expect(clock.locator("[data-role=next]")).to_have_text("Level 2: 15 / 30 · Ante 5")
-    shown = clock.evaluate("() => [document.querySelector('[data-clock] [data-role=time]').textContent,"
-                           " document.querySelector('[data-role=to-break]').textContent]")
+    shown = clock.evaluate(
+        "() => [document.querySelector('[data-clock] [data-role=time]').textContent,"
+        " document.querySelector('[data-role=to-break]').textContent]"
+    )
     assert seconds_of(shown[1]) - seconds_of(shown[0]) in (20 * 60, 20 * 60 + 1), shown
     # It counts down by itself.
     first = time_left.text_content()
@@ -103,8 +112,10 @@ def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, br
     console.goto(f"{base}/console/{tid}/")
     csrf = console.locator("input[name=csrfmiddlewaretoken]").first.input_value()
     remaining = seconds_of(time_left.text_content())
-    response = console.request.post(f"{base}/console/{tid}/clock/add_time/",
-                                    form={"seconds": str(-(remaining - 3)), "csrfmiddlewaretoken": csrf})
+    response = console.request.post(
+        f"{base}/console/{tid}/clock/add_time/",
+        form={"seconds": str(-(remaining - 3)), "csrfmiddlewaretoken": csrf},
+    )
     assert response.ok
     expect(time_left).to_have_text(re.compile(r"^0:0[0-4]$"), timeout=3000)
     expect(level).to_have_text("Level 2", timeout=8000)
@@ -112,8 +123,10 @@ def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, br
     expect(clock.locator("[data-role=ante]")).to_have_text("Ante 5")
     expect(clock.locator("[data-clock]")).to_have_class(re.compile("level-changed"))
     # The break comes right after level 2: the time to the break is the time left.
-    shown = clock.evaluate("() => [document.querySelector('[data-clock] [data-role=time]').textContent,"
-                           " document.querySelector('[data-role=to-break]').textContent]")
+    shown = clock.evaluate(
+        "() => [document.querySelector('[data-clock] [data-role=time]').textContent,"
+        " document.querySelector('[data-role=to-break]').textContent]"
+    )
     assert abs(seconds_of(shown[1]) - seconds_of(shown[0])) <= 1, shown
 
     # A late, reordered or duplicated message with an older version changes nothing on screen.
@@ -137,8 +150,10 @@ def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, br
 
     # The screen's connection drops (its next try is a few seconds away) and the director pauses the
     # clock meanwhile: once back, the screen gets a fresh snapshot and shows the pause.
-    clock.evaluate("() => { const s = document.querySelector('[data-clock]').clockView.socket;"
-                   " s.attempt = 3; s.ws.close(); }")
+    clock.evaluate(
+        "() => { const s = document.querySelector('[data-clock]').clockView.socket;"
+        " s.attempt = 3; s.ws.close(); }"
+    )
     expect(clock.locator("html")).to_have_attribute("data-live", "offline")
     console.click("[data-action=pause]")
     # Paused: the whole screen turns red and the time stands still.
@@ -156,7 +171,9 @@ def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, br
     screen.close()
 
 
-def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_revoked(server, browser, console):
+def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_revoked(
+    server, browser, console
+):
     """R4.2 (exposed first flop card before betting), R6.4 (high and low halves), device revocation."""
     from playwright.sync_api import expect
 
@@ -191,14 +208,19 @@ def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_rev
     tablet.screenshot(path=str(DOCS / "tablet.png"))
     tablet.click("[data-action=open-amount]")  # close the keypad
     # 1024x768: everything fits without scrolling sideways, and the action buttons are finger-sized.
-    fits = tablet.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    fits = tablet.evaluate(
+        "() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
     assert fits[0] <= fits[1], fits
     buttons = tablet.locator("[data-role=actions] button").all()
     assert len(buttons) >= 3  # fold, call, raise ...
     for box in buttons:
         size = box.bounding_box()
         assert size["height"] >= 48 and size["width"] >= 80, (box.text_content(), size)
-        assert size["x"] + size["width"] <= 1024 and size["y"] + size["height"] <= 768, (box.text_content(), size)
+        assert size["x"] + size["width"] <= 1024 and size["y"] + size["height"] <= 768, (
+            box.text_content(),
+            size,
+        )
 
     # The first call reaches the server but its answer is lost: the tablet says so, and its retry
     # (same client_action_id) is answered from the log without acting twice.

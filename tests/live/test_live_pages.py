@@ -85,8 +85,15 @@ def test_console_is_for_staff(client, tournament, plain_user):
 def test_console_shows_every_panel_and_its_buttons_drive_the_services(client, tournament, staff):
     client.force_login(staff)
     page = client.get(f"/console/{tournament.pk}/").content.decode()
-    for section in ('id="clock"', 'id="entries"', 'id="seating"', 'id="payouts"', 'id="hands"', 'id="devices"',
-                    'id="audit"'):
+    for section in (
+        'id="clock"',
+        'id="entries"',
+        'id="seating"',
+        'id="payouts"',
+        'id="hands"',
+        'id="devices"',
+        'id="audit"',
+    ):
         assert section in page
     assert "Player 1" in page and "Table 1" in page
     response = client.post(f"/console/{tournament.pk}/clock/next_level/")
@@ -129,10 +136,15 @@ def test_tablet_api_takes_the_device_token_for_its_own_table_only(client):
     tablet, token = redeem_pairing_code(
         create_pairing_code(tournament=tournament, kind=DeviceKind.TABLET, table=first).code
     )
-    _, clock_token = redeem_pairing_code(create_pairing_code(tournament=tournament, kind=DeviceKind.CLOCK).code)
+    _, clock_token = redeem_pairing_code(
+        create_pairing_code(tournament=tournament, kind=DeviceKind.CLOCK).code
+    )
     auth = {"HTTP_AUTHORIZATION": f"Device {token}"}
     assert client.post(f"/tablet/{second.pk}/floor/", **auth).status_code == 403
-    assert client.post(f"/tablet/{first.pk}/floor/", HTTP_AUTHORIZATION=f"Device {clock_token}").status_code == 403
+    assert (
+        client.post(f"/tablet/{first.pk}/floor/", HTTP_AUTHORIZATION=f"Device {clock_token}").status_code
+        == 403
+    )
     assert client.post(f"/tablet/{first.pk}/floor/").status_code in (401, 403)
     response = client.post(f"/tablet/{first.pk}/floor/", **auth)
     assert response.status_code == 200
@@ -149,7 +161,13 @@ def test_tablet_api_takes_the_device_token_for_its_own_table_only(client):
 def test_no_payload_carries_hole_cards_seeds_or_the_deck():
     """RULES 7.6: clock, console and table payloads are public, whatever the hand's state."""
     from dealing import services as dealing
-    from tournaments.snapshots import PRIVATE_KEYS, clock_snapshot, director_snapshot, find_private_keys, table_snapshot
+    from tournaments.snapshots import (
+        PRIVATE_KEYS,
+        clock_snapshot,
+        director_snapshot,
+        find_private_keys,
+        table_snapshot,
+    )
 
     tournament = make_tournament(players=4, master_seed=True)
     table = tournament.tables.get()
@@ -168,7 +186,7 @@ def test_no_payload_carries_hole_cards_seeds_or_the_deck():
     table_payload = payloads[2]["data"]["hand"]
     assert table_payload["seed_commitment"] == hand.seed_commitment
     assert len(table_payload["state"]["board"]) == 1  # R4.2: only the exposed flop card is public
-    assert PRIVATE_KEYS >= {"seed", "deck", "hole_cards"}
+    assert {"seed", "deck", "hole_cards"} <= PRIVATE_KEYS
 
 
 def test_dealing_api_permission_lets_a_tablet_act_only_on_its_own_tables_hands():
@@ -217,8 +235,12 @@ def play_down(hand):
         state = dealing.snapshot(hand)["public"]
         options = state["options"]
         action = "check" if "check" in options["actions"] else "call"
-        dealing.apply_input(hand, {"type": "action", "seat": options["seat"], "action": action},
-                            expected_seq=hand.state_seq, client_action_id=f"play-{n}")
+        dealing.apply_input(
+            hand,
+            {"type": "action", "seat": options["seat"], "action": action},
+            expected_seq=hand.state_seq,
+            client_action_id=f"play-{n}",
+        )
     raise AssertionError("the hand did not end")
 
 
@@ -307,8 +329,9 @@ def test_console_forms_with_a_malformed_id_say_so_and_change_nothing(client, sta
     assert response.status_code == 200
     assert any("player" in str(m) for m in response.context["messages"])
     assert tournament.entries.count() == entries
-    response = client.post(f"/console/{tournament.pk}/devices/pair/", {"kind": "tablet", "table": "abc"},
-                           follow=True)
+    response = client.post(
+        f"/console/{tournament.pk}/devices/pair/", {"kind": "tablet", "table": "abc"}, follow=True
+    )
     assert response.status_code == 200
     assert any("table" in str(m) for m in response.context["messages"])
     assert not PairingCode.objects.exists()

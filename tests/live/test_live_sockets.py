@@ -121,8 +121,10 @@ async def test_unpaired_screens_and_wrong_devices_are_turned_away():
     ws = await connect(f"/ws/tables/{tables[1].pk}/", header)
     await expect_closed(ws, 4001)
     # A clock device's token presented as a tablet.
-    clock, clock_token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
-    ws = await connect(f"/ws/tables/{tables[0].pk}/", (b"cookie", f"dev_t{tables[0].pk}={clock_token}".encode()))
+    _clock, clock_token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
+    ws = await connect(
+        f"/ws/tables/{tables[0].pk}/", (b"cookie", f"dev_t{tables[0].pk}={clock_token}".encode())
+    )
     await expect_closed(ws, 4001)
     # The right tablet on its own table gets the table snapshot.
     ws = await connect(f"/ws/tables/{tables[0].pk}/", cookie_header(tablet, tablet_token))
@@ -136,7 +138,8 @@ async def test_a_foreign_origin_is_refused():
     tournament, _ = await setup()
     device, token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
     communicator = WebsocketCommunicator(
-        application, f"/ws/tournaments/{tournament.pk}/clock/",
+        application,
+        f"/ws/tournaments/{tournament.pk}/clock/",
         headers=[(b"origin", b"http://evil.example"), cookie_header(device, token)],
     )
     connected, _ = await communicator.connect()
@@ -153,8 +156,11 @@ async def test_every_socket_checks_the_origin_even_for_staff():
     client = Client()
     await database_sync_to_async(client.force_login)(user)
     session = (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
-    paths = [f"/ws/tournaments/{tournament.pk}/clock/", f"/ws/tournaments/{tournament.pk}/director/",
-             f"/ws/tables/{tables[0].pk}/"]
+    paths = [
+        f"/ws/tournaments/{tournament.pk}/clock/",
+        f"/ws/tournaments/{tournament.pk}/director/",
+        f"/ws/tables/{tables[0].pk}/",
+    ]
     for path in paths:
         for headers in ([(b"origin", b"https://evil.example"), session], [session]):
             communicator = WebsocketCommunicator(application, path, headers=headers)
@@ -245,8 +251,10 @@ async def test_tablet_follows_its_hand_action_by_action_with_growing_versions():
     options = state["options"]
     assert options["call"] == 20 and "fold" in options["actions"]
     await database_sync_to_async(dealing.apply_input)(
-        hand, {"type": "action", "seat": options["seat"], "action": "call"},
-        expected_seq=dealt["data"]["hand"]["seq"], client_action_id="tablet-1",
+        hand,
+        {"type": "action", "seat": options["seat"], "action": "call"},
+        expected_seq=dealt["data"]["hand"]["seq"],
+        client_action_id="tablet-1",
     )
     after = await ws.receive_json_from(timeout=2)
     assert after["version"] > dealt["version"]
@@ -274,7 +282,9 @@ async def test_a_seat_move_shows_on_both_tablets_until_the_dealer_acknowledges_i
     move = await database_sync_to_async(move_one)()
     snap = await ws.receive_json_from(timeout=2)
     moves = snap["data"]["moves"]
-    assert [(m["id"], m["status"], m["outgoing"], m["to_table"]) for m in moves] == [(move.pk, "done", False, 2)]
+    assert [(m["id"], m["status"], m["outgoing"], m["to_table"]) for m in moves] == [
+        (move.pk, "done", False, 2)
+    ]
     await database_sync_to_async(tables_services.acknowledge_move)(move)
     cleared = await ws.receive_json_from(timeout=2)
     assert cleared["data"]["moves"] == []

@@ -30,14 +30,19 @@ def test_services_wait_for_what_they_need_to_be_healthy():
 
     assert needs("migrate") == {"postgres": "service_healthy"}
     for name in ("web", "worker", "beat"):
-        assert needs(name) == {"postgres": "service_healthy", "redis": "service_healthy",
-                               "migrate": "service_completed_successfully"}, name
+        assert needs(name) == {
+            "postgres": "service_healthy",
+            "redis": "service_healthy",
+            "migrate": "service_completed_successfully",
+        }, name
     assert needs("proxy") == {"web": "service_healthy"}
 
 
 def test_web_and_workers_scale_and_beat_runs_the_clock_schedule():
     for name in ("web", "worker"):
-        assert "ports" not in SERVICES[name] and "container_name" not in SERVICES[name], f"{name} cannot scale"
+        assert "ports" not in SERVICES[name] and "container_name" not in SERVICES[name], (
+            f"{name} cannot scale"
+        )
     assert SERVICES["web"]["command"][0] == "daphne"
     assert SERVICES["worker"]["command"][:4] == ["celery", "--app", "config.celery", "worker"]
     assert SERVICES["beat"]["command"][:4] == ["celery", "--app", "config.celery", "beat"]
@@ -60,7 +65,10 @@ def test_app_services_are_configured_by_environment_for_production():
 def test_every_required_variable_is_in_the_example_env_file():
     text = (DOCKER / "compose.yaml").read_text()
     required = set(re.findall(r"\$\{(\w+):\?", text))
-    example = {line.split("=", 1)[0] for line in (DOCKER / ".env.example").read_text().splitlines()
-               if line and not line.startswith("#")}
+    example = {
+        line.split("=", 1)[0]
+        for line in (DOCKER / ".env.example").read_text().splitlines()
+        if line and not line.startswith("#")
+    }
     assert required and required <= example
     assert "COMPOSE_PROJECT_NAME" in example

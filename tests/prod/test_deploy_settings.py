@@ -38,8 +38,16 @@ def test_check_deploy_is_clean_in_production():
 
 def test_check_deploy_catches_an_unsafe_production_setting():
     """The check above can fail: plain-HTTP production (no HTTPS redirect) is reported."""
-    result = manage("check", "--deploy", "--tag", "security", "--fail-level", "WARNING",
-                    **PRODUCTION, DJANGO_SECURE_SSL_REDIRECT="false")
+    result = manage(
+        "check",
+        "--deploy",
+        "--tag",
+        "security",
+        "--fail-level",
+        "WARNING",
+        **PRODUCTION,
+        DJANGO_SECURE_SSL_REDIRECT="false",
+    )
     assert result.returncode != 0
     assert "security.W008" in result.stderr
 
@@ -68,8 +76,11 @@ def test_production_serves_healthz_over_plain_http_but_redirects_pages():
     result = subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
-        env={**{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}, **PRODUCTION,
-             "DJANGO_SETTINGS_MODULE": "config.settings"},
+        env={
+            **{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")},
+            **PRODUCTION,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+        },
         capture_output=True,
         text=True,
         timeout=120,

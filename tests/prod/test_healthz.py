@@ -73,7 +73,10 @@ def test_database_failure_is_named(client, monkeypatch):
 def test_channel_layer_failure_is_named(client, settings):
     health.record_tick()
     settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {"hosts": [CLOSED_PORT_URL]}}
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [CLOSED_PORT_URL]},
+        }
     }
     response = client.get("/healthz")
     assert response.status_code == 503

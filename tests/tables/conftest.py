@@ -1,18 +1,23 @@
 import random
 
 import pytest
-from tournaments.models import BlindStructure, Entry, Level, Player, Tournament
 
 from tables import services
 from tables.models import Seat, Table
+from tournaments.models import BlindStructure, Entry, Level, Player, Tournament
 
 
 def make_tournament(*, players=20, seats=8, status=Tournament.Status.RUNNING, name="Courchevel Cup"):
     structure = BlindStructure.objects.create(name=f"{name} blinds", betting="no_limit")
     Level.objects.create(structure=structure, order=0, duration_minutes=20, small_blind=10, big_blind=20)
     tournament = Tournament.objects.create(
-        name=name, game="courchevel", betting="no_limit", starting_stack=1000, structure=structure,
-        seats_per_table=seats, status=status,
+        name=name,
+        game="courchevel",
+        betting="no_limit",
+        starting_stack=1000,
+        structure=structure,
+        seats_per_table=seats,
+        status=status,
     )
     for i in range(players):
         player = Player.objects.create(name=f"Player {i + 1}")
@@ -45,7 +50,11 @@ def bust(entry):
 
 def assert_consistent(tournament):
     """Every active entry has exactly one seat, at an active table; no busted player keeps one."""
-    seats = list(Seat.objects.filter(table__tournament=tournament, entry__isnull=False).select_related("table", "entry"))
+    seats = list(
+        Seat.objects.filter(table__tournament=tournament, entry__isnull=False).select_related(
+            "table", "entry"
+        )
+    )
     entry_ids = [s.entry_id for s in seats]
     assert len(entry_ids) == len(set(entry_ids)), "a player is seated twice"
     assert all(s.entry.status == Entry.Status.ACTIVE for s in seats), "a busted player keeps a seat"

@@ -47,15 +47,17 @@ def check_decision(field: Field, decision: balancing.Decision, small_blinds: dic
         assert high - low <= field.allowed_difference()
 
 
-fields = st.fixed_dictionaries({
-    "players": st.integers(2, 90),
-    "size": st.integers(2, 8),
-    "difference": st.sampled_from([1, 1, 2]),
-    "relaxed": st.sampled_from([None, 2, 3]),
-    "relaxed_above": st.integers(0, 6),
-    "mid_hand": st.sampled_from([0.0, 0.3, 0.7]),
-    "locks": st.integers(0, 3),
-})
+fields = st.fixed_dictionaries(
+    {
+        "players": st.integers(2, 90),
+        "size": st.integers(2, 8),
+        "difference": st.sampled_from([1, 1, 2]),
+        "relaxed": st.sampled_from([None, 2, 3]),
+        "relaxed_above": st.integers(0, 6),
+        "mid_hand": st.sampled_from([0.0, 0.3, 0.7]),
+        "locks": st.integers(0, 3),
+    }
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -73,8 +75,11 @@ def test_random_fields_bust_to_a_winner_with_the_rules_kept(spec, seed):
     for _ in range(spec["locks"]):
         t = rng.choice(tables)
         t.locked_seats.add(rng.randint(1, size))
-    options = Options(allowed_difference=spec["difference"], relaxed_difference=spec["relaxed"],
-                      relaxed_above_tables=spec["relaxed_above"])
+    options = Options(
+        allowed_difference=spec["difference"],
+        relaxed_difference=spec["relaxed"],
+        relaxed_above_tables=spec["relaxed_above"],
+    )
     field = Field(tables, options, rng=random.Random(seed + 1))
     alive = set(players)
     small_blinds = {}
@@ -97,8 +102,11 @@ def test_random_fields_bust_to_a_winner_with_the_rules_kept(spec, seed):
         assert steps < 50 * spec["players"], "the field stopped moving"
         live_tables = [t for t in field.tables.values() if not t.broken or t.seats]
         busy = [t for t in live_tables if t.hand_in_progress]
-        ready = [t for t in live_tables if not t.hand_in_progress and len(t.seats) >= 2
-                 and not field.halted_reason(t.number)]
+        ready = [
+            t
+            for t in live_tables
+            if not t.hand_in_progress and len(t.seats) >= 2 and not field.halted_reason(t.number)
+        ]
         # Liveness: with two or more players left some table can always deal or is dealing.
         assert busy or ready, "no table can deal"
         if busy and (not ready or rng.random() < 0.5):
@@ -113,14 +121,19 @@ def test_random_fields_bust_to_a_winner_with_the_rules_kept(spec, seed):
             victim = rng.choice(sorted(t.seats.values()))
             field.bust(victim)
             alive.discard(victim)
-        big_blind = t.next_big_blind_seat() if t.big_blind is not None else (min(t.seats) if t.seats else None)
+        big_blind = (
+            t.next_big_blind_seat() if t.big_blind is not None else (min(t.seats) if t.seats else None)
+        )
         button = t.big_blind  # good enough for the gap: the seat after which the button passes
         field.hand_finished(t.number, button=button, big_blind=big_blind)
         assert not t.outgoing, "a move still waits after its table's hand ended"
         decide()
         # Between hands everywhere: the seated counts themselves are within the limit.
-        if (not any(x.hand_in_progress for x in field.tables.values()) and field.active_tables() > 1
-                and not field.fits_at_final_table()):
+        if (
+            not any(x.hand_in_progress for x in field.tables.values())
+            and field.active_tables() > 1
+            and not field.fits_at_final_table()
+        ):
             low, high = field.physical_counts()
             blocked = any(x.locked_seats for x in field.tables.values())
             assert blocked or high - low <= field.allowed_difference()

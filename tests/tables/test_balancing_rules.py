@@ -9,9 +9,16 @@ from tables.balancing import Field, Options, TableState
 
 
 def table(number, seats, *, size=8, button=None, big_blind=None, hand=False, order=None, locked=()):
-    return TableState(number=number, size=size, seats=dict(seats), button=button, big_blind=big_blind,
-                      hand_in_progress=hand, break_order=number if order is None else order,
-                      locked_seats=set(locked))
+    return TableState(
+        number=number,
+        size=size,
+        seats=dict(seats),
+        button=button,
+        big_blind=big_blind,
+        hand_in_progress=hand,
+        break_order=number if order is None else order,
+        locked_seats=set(locked),
+    )
 
 
 def players(first, seats):
@@ -87,8 +94,11 @@ def test_r8_3_table_three_short_halts_until_balanced():
 
 def test_r8_3_relaxed_difference_while_many_tables_play():
     tables = [table(n, players(n * 100, range(1, 9 if n != 4 else 7))) for n in range(1, 5)]
-    relaxed = Field([TableState(**t.__dict__) for t in tables],
-                    Options(relaxed_difference=2, relaxed_above_tables=3), rng=random.Random(1))
+    relaxed = Field(
+        [TableState(**t.__dict__) for t in tables],
+        Options(relaxed_difference=2, relaxed_above_tables=3),
+        rng=random.Random(1),
+    )
     assert relaxed.decide().moves == []  # 8, 8, 8, 6 is within two
     strict = Field(tables, Options(), rng=random.Random(1))
     assert len(strict.decide().moves) == 1
@@ -111,8 +121,11 @@ def test_r8_4_the_director_breaking_order_is_followed():
 
 def test_r8_5_last_two_tables_stay_level_then_the_final_table_is_redrawn_once():
     """R8.5: two tables of 5 and 4 ... one busts: 8 fit at the final table: everybody redraws, once."""
-    field = Field([table(1, players(100, range(1, 6))), table(2, players(200, range(1, 5)))],
-                  Options(allowed_difference=2), rng=random.Random(5))
+    field = Field(
+        [table(1, players(100, range(1, 6))), table(2, players(200, range(1, 5)))],
+        Options(allowed_difference=2),
+        rng=random.Random(5),
+    )
     assert field.allowed_difference() == 1  # last two tables: within one whatever the setting
     assert field.decide().moves == []
     field.bust(100)
@@ -125,8 +138,10 @@ def test_r8_5_last_two_tables_stay_level_then_the_final_table_is_redrawn_once():
 
 
 def test_r8_5_final_redraw_waits_for_every_hand_to_end():
-    field = Field([table(1, players(100, range(1, 5))), table(2, players(200, range(1, 5)), hand=True)],
-                  rng=random.Random(5))
+    field = Field(
+        [table(1, players(100, range(1, 5))), table(2, players(200, range(1, 5)), hand=True)],
+        rng=random.Random(5),
+    )
     decision = field.decide()
     assert not decision.final_redraw and decision.waiting == [2]
     assert field.halted_reason(1) == "final_table_redraw"
@@ -156,8 +171,14 @@ def test_draw_random_is_uniform_enough():
 
 
 def test_r8_1_late_entry_goes_to_a_shortest_table():
-    field = Field([table(1, players(100, range(1, 8))), table(2, players(200, range(1, 7))),
-                   table(3, players(300, range(1, 8)))], rng=random.Random(2))
+    field = Field(
+        [
+            table(1, players(100, range(1, 8))),
+            table(2, players(200, range(1, 7))),
+            table(3, players(300, range(1, 8))),
+        ],
+        rng=random.Random(2),
+    )
     for _ in range(20):
         number, seat = field.late_entry_seat()
         assert number == 2 and seat in (7, 8)
@@ -170,8 +191,14 @@ def test_refuses_a_player_seated_twice():
 
 
 def test_r8_4_a_move_waiting_to_go_to_a_breaking_table_goes_elsewhere():
-    field = Field([table(1, players(100, range(1, 9)), hand=True), table(2, players(200, range(1, 8))),
-                   table(3, players(300, range(1, 6)))], rng=random.Random(4))
+    field = Field(
+        [
+            table(1, players(100, range(1, 9)), hand=True),
+            table(2, players(200, range(1, 8))),
+            table(3, players(300, range(1, 6))),
+        ],
+        rng=random.Random(4),
+    )
     [waiting] = field.decide().moves
     assert waiting.pending and waiting.to_table == 3
     for player in (200, 201, 202, 203, 204):

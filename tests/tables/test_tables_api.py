@@ -2,10 +2,10 @@
 
 import pytest
 from rest_framework.test import APIClient
-from tournaments.models import AuditEntry, Entry, Player
 
 from tables import services
 from tables.models import Move, Seat, SeatDraw, Table
+from tournaments.models import AuditEntry, Entry, Player
 
 from .conftest import make_tournament
 
@@ -29,8 +29,11 @@ def drawn(rng):
 def state(tournament):
     """Everything a refused request must leave alone."""
     return (
-        sorted(Seat.objects.filter(table__tournament=tournament).values_list(
-            "table__number", "number", "entry_id", "locked", "waits_for_big_blind")),
+        sorted(
+            Seat.objects.filter(table__tournament=tournament).values_list(
+                "table__number", "number", "entry_id", "locked", "waits_for_big_blind"
+            )
+        ),
         sorted(Move.objects.filter(tournament=tournament).values_list("entry_id", "status", "to_seat")),
         sorted(Table.objects.filter(tournament=tournament).values_list("number", "status", "break_order")),
     )
@@ -73,8 +76,11 @@ def test_writes_need_staff(drawn):
 def test_manual_move_to_an_open_seat(director, drawn):
     seat = Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False).first()
     target = open_seat(drawn, 2)
-    response = director.post(f"/api/tournaments/{drawn.pk}/moves/manual/", {
-        "entry": seat.entry_id, "table": 2, "seat": target.number, "reason": "wheelchair access"}, format="json")
+    response = director.post(
+        f"/api/tournaments/{drawn.pk}/moves/manual/",
+        {"entry": seat.entry_id, "table": 2, "seat": target.number, "reason": "wheelchair access"},
+        format="json",
+    )
     assert response.status_code == 201, response.json()
     body = response.json()
     assert (body["from_table"], body["to_table"], body["status"], body["reason"]) == (1, 2, "done", "manual")
@@ -83,20 +89,30 @@ def test_manual_move_to_an_open_seat(director, drawn):
     assert AuditEntry.objects.filter(action="tables.move", reason="wheelchair access").exists()
 
 
-@pytest.mark.parametrize("change, status, words", [
-    ({"seat": "occupied"}, 409, "is taken"),
-    ({"seat": 9}, 422, "R2.7"),
-    ({"seat": 0}, 400, "seat"),
-    ({"table": 7}, 400, "No table 7"),
-    ({"entry": 999999}, 400, "No entry"),
-    ({"reason": ""}, 400, "reason"),
-])
+@pytest.mark.parametrize(
+    "change, status, words",
+    [
+        ({"seat": "occupied"}, 409, "is taken"),
+        ({"seat": 9}, 422, "R2.7"),
+        ({"seat": 0}, 400, "seat"),
+        ({"table": 7}, 400, "No table 7"),
+        ({"entry": 999999}, 400, "No entry"),
+        ({"reason": ""}, 400, "reason"),
+    ],
+)
 def test_bad_manual_moves_are_refused_and_change_nothing(director, drawn, change, status, words):
     mover = Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False).first()
-    body = {"entry": mover.entry_id, "table": 2, "seat": open_seat(drawn, 2).number, "reason": "floor decision"}
+    body = {
+        "entry": mover.entry_id,
+        "table": 2,
+        "seat": open_seat(drawn, 2).number,
+        "reason": "floor decision",
+    }
     body.update(change)
     if body["seat"] == "occupied":
-        body["seat"] = Seat.objects.filter(table__tournament=drawn, table__number=2, entry__isnull=False).first().number
+        body["seat"] = (
+            Seat.objects.filter(table__tournament=drawn, table__number=2, entry__isnull=False).first().number
+        )
     before = state(drawn)
     response = director.post(f"/api/tournaments/{drawn.pk}/moves/manual/", body, format="json")
     assert response.status_code == status, response.json()
@@ -108,8 +124,11 @@ def test_moving_a_busted_player_is_refused(director, drawn):
     seat = Seat.objects.filter(table__tournament=drawn, entry__isnull=False).first()
     Entry.objects.filter(pk=seat.entry_id).update(status=Entry.Status.BUSTED, chips=0)
     before = state(drawn)
-    response = director.post(f"/api/tournaments/{drawn.pk}/moves/manual/", {
-        "entry": seat.entry_id, "table": 2, "seat": open_seat(drawn, 2).number, "reason": "x"}, format="json")
+    response = director.post(
+        f"/api/tournaments/{drawn.pk}/moves/manual/",
+        {"entry": seat.entry_id, "table": 2, "seat": open_seat(drawn, 2).number, "reason": "x"},
+        format="json",
+    )
     assert response.status_code == 409
     assert "out of the tournament" in response.json()["detail"]
     assert state(drawn) == before
@@ -121,8 +140,11 @@ def test_a_ninth_seat_at_a_table_is_refused(director):
     services.draw_seats(tournament)
     mover = Seat.objects.filter(table__tournament=tournament, table__number=2, entry__isnull=False).first()
     before = state(tournament)
-    response = director.post(f"/api/tournaments/{tournament.pk}/moves/manual/", {
-        "entry": mover.entry_id, "table": 1, "seat": 9, "reason": "squeeze in"}, format="json")
+    response = director.post(
+        f"/api/tournaments/{tournament.pk}/moves/manual/",
+        {"entry": mover.entry_id, "table": 1, "seat": 9, "reason": "squeeze in"},
+        format="json",
+    )
     assert response.status_code == 422
     assert response.json()["rule"] == "R2.7"
     assert state(tournament) == before
@@ -138,7 +160,8 @@ def test_suggested_moves_change_nothing_then_apply_makes_them(director, drawn):
     assert [(m["from_table"], m["to_table"], m["reason"]) for m in suggested] == [(2, 1, "balance")]
     applied = director.post(f"/api/tournaments/{drawn.pk}/moves/apply/").json()
     assert [(m["entry"], m["to_table"], m["to_seat"]) for m in applied] == [
-        (m["entry"], m["to_table"], m["to_seat"]) for m in suggested]
+        (m["entry"], m["to_table"], m["to_seat"]) for m in suggested
+    ]
     again = director.post(f"/api/tournaments/{drawn.pk}/moves/apply/").json()
     assert again == []  # idempotent: nobody moves twice
     done = director.get(f"/api/tournaments/{drawn.pk}/moves/?status=done").json()
@@ -168,19 +191,25 @@ def test_lock_keeps_a_player_from_being_moved(director, drawn):
         Entry.objects.filter(pk=seat.entry_id).update(status=Entry.Status.BUSTED, chips=0)
     first = director.get(f"/api/tournaments/{drawn.pk}/moves/suggested/").json()[0]
     table2 = Table.objects.get(tournament=drawn, number=2)
-    response = director.post(f"/api/tables/{table2.pk}/seats/{first['from_seat']}/lock/",
-                             {"reason": "medical"}, format="json")
+    response = director.post(
+        f"/api/tables/{table2.pk}/seats/{first['from_seat']}/lock/", {"reason": "medical"}, format="json"
+    )
     assert response.status_code == 200 and response.json()["locked"] is True
     second = director.get(f"/api/tournaments/{drawn.pk}/moves/suggested/").json()[0]
     assert second["entry"] != first["entry"] and second["from_table"] == 2
-    assert director.delete(f"/api/tables/{table2.pk}/seats/{first['from_seat']}/lock/").json()["locked"] is False
+    assert (
+        director.delete(f"/api/tables/{table2.pk}/seats/{first['from_seat']}/lock/").json()["locked"] is False
+    )
 
 
 def test_lock_needs_a_reason_and_an_existing_seat(director, drawn):
     table = Table.objects.get(tournament=drawn, number=1)
     before = state(drawn)
     assert director.post(f"/api/tables/{table.pk}/seats/1/lock/", {}, format="json").status_code == 400
-    assert director.post(f"/api/tables/{table.pk}/seats/9/lock/", {"reason": "x"}, format="json").status_code == 404
+    assert (
+        director.post(f"/api/tables/{table.pk}/seats/9/lock/", {"reason": "x"}, format="json").status_code
+        == 404
+    )
     assert state(drawn) == before
 
 
@@ -219,30 +248,39 @@ def test_moves_filter_rejects_a_table_that_is_not_a_whole_number(director, drawn
 
 def test_moves_filter_by_table_number(director, drawn):
     seat = Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False).first()
-    services.move_entry(seat.entry, Table.objects.get(tournament=drawn, number=2), open_seat(drawn, 2).number,
-                        reason="draft")
+    services.move_entry(
+        seat.entry, Table.objects.get(tournament=drawn, number=2), open_seat(drawn, 2).number, reason="draft"
+    )
     assert len(director.get(f"/api/tournaments/{drawn.pk}/moves/", {"table": "2"}).json()) == 1
     assert director.get(f"/api/tournaments/{drawn.pk}/moves/", {"table": "3"}).json() == []
 
 
 def test_seat_a_late_entry_by_api_R8_1(director, drawn):
     """A late entry goes to an open seat at one of the shortest tables and the draw is recorded."""
-    Entry.objects.filter(pk=Seat.objects.filter(table__tournament=drawn, table__number=2, entry__isnull=False)
-                         .first().entry_id).update(status=Entry.Status.BUSTED, chips=0)
+    Entry.objects.filter(
+        pk=Seat.objects.filter(table__tournament=drawn, table__number=2, entry__isnull=False).first().entry_id
+    ).update(status=Entry.Status.BUSTED, chips=0)
     services.balance(drawn)  # the busted player's seat is freed: table 2 is now the short one
     late = Entry.objects.create(tournament=drawn, player=Player.objects.create(name="Late Larry"), chips=1000)
-    response = director.post(f"/api/tournaments/{drawn.pk}/seating/seat-entry/", {"entry": late.pk}, format="json")
+    response = director.post(
+        f"/api/tournaments/{drawn.pk}/seating/seat-entry/", {"entry": late.pk}, format="json"
+    )
     assert response.status_code == 201, response.json()
     seat = Seat.objects.select_related("table").get(entry=late)
-    assert (seat.table.number, response.json()["number"], response.json()["entry"]) == (2, seat.number, late.pk)
+    assert (seat.table.number, response.json()["number"], response.json()["entry"]) == (
+        2,
+        seat.number,
+        late.pk,
+    )
     assert SeatDraw.objects.filter(tournament=drawn, kind=SeatDraw.Kind.LATE).count() == 1
 
 
 def test_seat_entry_bad_input_is_refused_and_changes_nothing(director, drawn):
     url = f"/api/tournaments/{drawn.pk}/seating/seat-entry/"
     seated_entry = Seat.objects.filter(table__tournament=drawn, entry__isnull=False).first().entry_id
-    busted = Entry.objects.create(tournament=drawn, player=Player.objects.create(name="Gone"), chips=0,
-                                  status=Entry.Status.BUSTED)
+    busted = Entry.objects.create(
+        tournament=drawn, player=Player.objects.create(name="Gone"), chips=0, status=Entry.Status.BUSTED
+    )
     elsewhere = make_tournament(players=2, name="Other Cup").entries.first()
     before = state(drawn)
     for body, code, words in [
@@ -262,8 +300,11 @@ def test_seat_entry_bad_input_is_refused_and_changes_nothing(director, drawn):
 
 def test_seat_entry_before_the_draw_is_refused(director):
     tournament = make_tournament(players=3)
-    response = director.post(f"/api/tournaments/{tournament.pk}/seating/seat-entry/",
-                           {"entry": tournament.entries.first().pk}, format="json")
+    response = director.post(
+        f"/api/tournaments/{tournament.pk}/seating/seat-entry/",
+        {"entry": tournament.entries.first().pk},
+        format="json",
+    )
     assert response.status_code == 409 and "not drawn" in response.json()["detail"]
     assert not Table.objects.filter(tournament=tournament).exists()
 
@@ -273,16 +314,28 @@ def test_tables_list_and_one_table(drawn):
     tables = client.get(f"/api/tournaments/{drawn.pk}/tables/").json()
     assert [(t["number"], t["players"], t["status"]) for t in tables] == [(1, 7, "active"), (2, 7, "active")]
     one = client.get(f"/api/tables/{tables[1]['id']}/").json()
-    assert one["number"] == 2 and len([s for s in one["seating"] if s["entry"]]) == 7 and one["halted"] is None
+    assert (
+        one["number"] == 2 and len([s for s in one["seating"] if s["entry"]]) == 7 and one["halted"] is None
+    )
 
 
-@pytest.mark.parametrize("url", ["/api/tables/{big}/", "/api/tournaments/{big}/tables/",
-                                 "/api/tournaments/{big}/seating/", "/api/moves/{big}/acknowledge/",
-                                 "/api/tables/{big}/seats/1/lock/"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/tables/{big}/",
+        "/api/tournaments/{big}/tables/",
+        "/api/tournaments/{big}/seating/",
+        "/api/moves/{big}/acknowledge/",
+        "/api/tables/{big}/seats/1/lock/",
+    ],
+)
 def test_unknown_or_huge_ids_are_404(director, drawn, url):
     url = url.format(big=10**30)
-    response = director.post(url, {"reason": "x"}, format="json") if "lock" in url or "acknowledge" in url \
+    response = (
+        director.post(url, {"reason": "x"}, format="json")
+        if "lock" in url or "acknowledge" in url
         else director.get(url)
+    )
     assert response.status_code == 404, response.content
 
 
@@ -294,7 +347,9 @@ def test_manual_moves_refused_for_a_player_already_moving_a_promised_seat_or_a_b
         Entry.objects.filter(pk=seat.entry_id).update(status=Entry.Status.BUSTED, chips=0)
     [pending] = services.balance(drawn)
     assert pending.status == Move.Status.PENDING
-    someone = Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False).first().entry_id
+    someone = (
+        Seat.objects.filter(table__tournament=drawn, table__number=1, entry__isnull=False).first().entry_id
+    )
     url = f"/api/tournaments/{drawn.pk}/moves/manual/"
     before = state(drawn)
     for body, words in [
@@ -315,7 +370,10 @@ def test_a_manual_move_to_a_broken_table_is_refused(director):
     [broken] = Table.objects.filter(tournament=tournament, status=Table.Status.BROKEN)
     mover = Seat.objects.filter(table__tournament=tournament, entry__isnull=False).first().entry_id
     before = state(tournament)
-    response = director.post(f"/api/tournaments/{tournament.pk}/moves/manual/", {
-        "entry": mover, "table": broken.number, "seat": 1, "reason": "floor"}, format="json")
+    response = director.post(
+        f"/api/tournaments/{tournament.pk}/moves/manual/",
+        {"entry": mover, "table": broken.number, "seat": 1, "reason": "floor"},
+        format="json",
+    )
     assert response.status_code == 409 and "broken" in response.json()["detail"], response.json()
     assert state(tournament) == before

@@ -9,10 +9,10 @@ import threading
 
 import pytest
 from django.db import connections
-from tournaments.models import Entry
 
 from tables import services
 from tables.models import Move, Seat
+from tournaments.models import Entry
 
 from .conftest import assert_consistent, make_tournament, seated
 
@@ -27,7 +27,7 @@ def run_together(*jobs):
         try:
             barrier.wait()
             job()
-        except Exception as error:  # noqa: BLE001 - reported below
+        except Exception as error:
             errors.append(error)
         finally:
             connections.close_all()
@@ -55,11 +55,12 @@ def bust_and_balance(entry_id):
 def test_two_bust_outs_at_once_leave_consistent_seating():
     tournament = make_tournament(players=24)  # three tables of 8
     services.draw_seats(tournament)
-    for round_ in range(3):
+    for _round in range(3):
         # Two players at the same table bust at the same moment, twice over.
         victims = list(
-            Seat.objects.filter(table__tournament=tournament, table__number=1, entry__isnull=False)
-            .values_list("entry_id", flat=True)[:2]
+            Seat.objects.filter(
+                table__tournament=tournament, table__number=1, entry__isnull=False
+            ).values_list("entry_id", flat=True)[:2]
         )
         run_together(*(lambda v=v: bust_and_balance(v) for v in victims))
         assert_consistent(tournament)
@@ -73,8 +74,11 @@ def test_two_bust_outs_at_once_leave_consistent_seating():
 def test_two_balance_runs_at_once_move_nobody_twice():
     tournament = make_tournament(players=16)
     services.draw_seats(tournament)
-    ids = list(Seat.objects.filter(table__tournament=tournament, table__number=1, entry__isnull=False)
-               .values_list("entry_id", flat=True)[:2])
+    ids = list(
+        Seat.objects.filter(table__tournament=tournament, table__number=1, entry__isnull=False).values_list(
+            "entry_id", flat=True
+        )[:2]
+    )
     Entry.objects.filter(pk__in=ids).update(status=Entry.Status.BUSTED, chips=0)
     run_together(lambda: services.balance(tournament), lambda: services.balance(tournament))
     assert Move.objects.filter(tournament=tournament, status="done").count() == 1

@@ -2,10 +2,10 @@
 the final table (R8.5), the balance task."""
 
 import pytest
-from tournaments.models import Entry
 
 from tables import balancing, services, tasks
 from tables.models import Move, Seat, SeatDraw, Table
+from tournaments.models import Entry
 from tournaments.services import StateError
 
 from .conftest import assert_consistent, make_tournament, seated
@@ -43,8 +43,12 @@ def test_r8_3_move_from_a_table_mid_hand_waits_and_is_decided_again_when_it_ends
     pending.refresh_from_db()
     assert pending.status == Move.Status.CANCELLED
     [move] = done
-    state = balancing.TableState(number=2, size=8, big_blind=5,
-                                 seats={s.number: s.entry_id for s in Seat.objects.filter(table=t2, entry__isnull=False)})
+    state = balancing.TableState(
+        number=2,
+        size=8,
+        big_blind=5,
+        seats={s.number: s.entry_id for s in Seat.objects.filter(table=t2, entry__isnull=False)},
+    )
     state.seats[move.from_seat] = move.entry_id
     assert move.from_seat == state.next_big_blind_seat()
     assert move.to_table == t1 and move.status == Move.Status.DONE
@@ -77,7 +81,9 @@ def test_r8_1_late_entry_between_small_blind_and_button_waits_for_the_big_blind(
     big_blind = empty % 8 + 1
     services.hand_started(t1)
     services.hand_finished(t1, button_seat=button, big_blind_seat=big_blind)
-    late = Entry.objects.create(tournament=tournament, player=Entry.objects.first().player, number=2, chips=1000)
+    late = Entry.objects.create(
+        tournament=tournament, player=Entry.objects.first().player, number=2, chips=1000
+    )
     seat = services.seat_entry(late)
     assert (seat.table_id, seat.number) == (t1.pk, empty)
     assert seat.waits_for_big_blind
@@ -93,7 +99,9 @@ def test_r8_1_late_entry_between_small_blind_and_button_waits_for_the_big_blind(
 def test_r8_1_late_entry_is_dealt_in_at_once_elsewhere_and_a_full_room_opens_a_table(rng):
     tournament = make_tournament(players=16)
     services.draw_seats(tournament, rng)
-    late = Entry.objects.create(tournament=tournament, player=Entry.objects.first().player, number=2, chips=1000)
+    late = Entry.objects.create(
+        tournament=tournament, player=Entry.objects.first().player, number=2, chips=1000
+    )
     seat = services.seat_entry(late, rng=rng)
     assert seat.table.number == 3 and not seat.waits_for_big_blind
     assert services.dealt_in_next_hand(seat.table, seat)

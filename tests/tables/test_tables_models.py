@@ -2,10 +2,10 @@
 
 import pytest
 from django.db import IntegrityError, transaction
-from tournaments.models import Entry
 
 from tables import services
 from tables.models import Move, Seat, Table
+from tournaments.models import Entry
 from tournaments.services import RuleError
 
 from .conftest import make_tournament
@@ -56,9 +56,37 @@ def test_r2_7_a_tournament_asking_for_nine_seats_is_refused_a_draw():
 def test_one_pending_move_per_entry_and_per_seat(drawn):
     t1, t2 = Table.objects.filter(tournament=drawn).order_by("number")
     a, b = Entry.objects.filter(tournament=drawn)[:2]
-    Move.objects.create(tournament=drawn, entry=a, from_table=t1, from_seat=1, to_table=t2, to_seat=8,
-                        reason="balance", status="pending")
-    refused(lambda: Move.objects.create(tournament=drawn, entry=a, from_table=t1, from_seat=1, to_table=t2,
-                                        to_seat=7, reason="balance", status="pending"))
-    refused(lambda: Move.objects.create(tournament=drawn, entry=b, from_table=t1, from_seat=2, to_table=t2,
-                                        to_seat=8, reason="balance", status="pending"))
+    Move.objects.create(
+        tournament=drawn,
+        entry=a,
+        from_table=t1,
+        from_seat=1,
+        to_table=t2,
+        to_seat=8,
+        reason="balance",
+        status="pending",
+    )
+    refused(
+        lambda: Move.objects.create(
+            tournament=drawn,
+            entry=a,
+            from_table=t1,
+            from_seat=1,
+            to_table=t2,
+            to_seat=7,
+            reason="balance",
+            status="pending",
+        )
+    )
+    refused(
+        lambda: Move.objects.create(
+            tournament=drawn,
+            entry=b,
+            from_table=t1,
+            from_seat=2,
+            to_table=t2,
+            to_seat=8,
+            reason="balance",
+            status="pending",
+        )
+    )

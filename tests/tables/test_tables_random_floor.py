@@ -5,10 +5,10 @@ as far as the rules allow (R8.1, R8.3-R8.5)."""
 import random
 
 import pytest
-from tournaments.models import Entry, Player
 
 from tables import balancing, services
 from tables.models import Move, Seat, SeatDraw, Table
+from tournaments.models import Entry, Player
 
 from .conftest import assert_consistent, make_tournament
 
@@ -23,7 +23,9 @@ def next_big_blind(table):
         return None
     if table.big_blind_seat is None:
         return min(seats)
-    state = balancing.TableState(number=table.number, size=table.seats, big_blind=table.big_blind_seat, seats=seats)
+    state = balancing.TableState(
+        number=table.number, size=table.seats, big_blind=table.big_blind_seat, seats=seats
+    )
     return state.next_big_blind_seat()
 
 
@@ -35,8 +37,11 @@ def test_random_floor_keeps_seating_consistent(seed):
     late_entries = 0
     while tournament.entries.filter(status=Entry.Status.ACTIVE).count() > 1:
         # Active tables, and broken ones whose last hand is still being played.
-        tables = [t for t in Table.objects.filter(tournament=tournament)
-                  if t.status == Table.Status.ACTIVE or t.seat_set.filter(entry__isnull=False).exists()]
+        tables = [
+            t
+            for t in Table.objects.filter(tournament=tournament)
+            if t.status == Table.Status.ACTIVE or t.seat_set.filter(entry__isnull=False).exists()
+        ]
         halted = services.halted_reasons(tournament)
         running = [t for t in tables if t.hand_in_progress]
         ready = [t for t in tables if not t.hand_in_progress and not halted.get(t.pk)]
@@ -44,8 +49,9 @@ def test_random_floor_keeps_seating_consistent(seed):
         roll = rng.random()
         if roll < 0.05 and late_entries < 4:
             late_entries += 1
-            entry = Entry.objects.create(tournament=tournament, player=Player.objects.create(name=f"Late {late_entries}"),
-                                         chips=1000)
+            entry = Entry.objects.create(
+                tournament=tournament, player=Player.objects.create(name=f"Late {late_entries}"), chips=1000
+            )
             services.seat_entry(entry, rng=rng)
         elif roll < 0.08:
             seat = rng.choice(list(Seat.objects.filter(table__tournament=tournament, table__status="active")))
@@ -55,7 +61,9 @@ def test_random_floor_keeps_seating_consistent(seed):
                 services.lock_seat(seat, reason="director")
         elif running and (not ready or roll < 0.5):
             t = rng.choice(running)
-            occupied = list(Seat.objects.filter(table=t, entry__isnull=False).values_list("entry_id", flat=True))
+            occupied = list(
+                Seat.objects.filter(table=t, entry__isnull=False).values_list("entry_id", flat=True)
+            )
             if occupied and rng.random() < 0.6:
                 Entry.objects.filter(pk=rng.choice(occupied)).update(status=Entry.Status.BUSTED, chips=0)
             services.hand_finished(t, button_seat=t.big_blind_seat, big_blind_seat=next_big_blind(t))

@@ -40,8 +40,13 @@ def seated_is_registered(monkeypatch):
 @pytest.fixture
 def make_tournament(template):
     def make(**fields) -> Tournament:
-        defaults = {"name": "Winter Cup", "game": "courchevel_hilo", "starting_stack": 20000, "buy_in": 100,
-                    "fee": 10}
+        defaults = {
+            "name": "Winter Cup",
+            "game": "courchevel_hilo",
+            "starting_stack": 20000,
+            "buy_in": 100,
+            "fee": 10,
+        }
         return services.create_tournament(structure=template, **{**defaults, **fields})
 
     return make

@@ -1,6 +1,6 @@
 """The pure clock (R8.2) with time travel: everything follows from stored timestamps and ``now``."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given, settings
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tournaments import clock
 from tournaments.clock import Clock, ClockError, Period
 
-T0 = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 # Level 1 (20 min), level 2 (20 min), a 10-minute break, level 3 (20 min), level 4 (30 min, last).
 PERIODS = [Period(1200), Period(1200), Period(600, is_break=True), Period(1200), Period(1800)]
 

@@ -27,8 +27,10 @@ def test_chip_race_keeps_whole_chips_races_the_odd_ones_and_races_nobody_out_R8_
 
 
 def test_more_chips_more_cards_more_wins():
-    wins = sum("big" in chip_race([("big", 75), ("small", 25)], 25, 100, random.Random(seed)).winners
-               for seed in range(400))
+    wins = sum(
+        "big" in chip_race([("big", 75), ("small", 25)], 25, 100, random.Random(seed)).winners
+        for seed in range(400)
+    )
     assert 250 < wins < 350  # three cards against one: the best card is 3/4 of the time
 
 

@@ -1,5 +1,6 @@
 """Payout tables and the ICM calculator against worked examples."""
 
+import itertools
 from fractions import Fraction
 
 import pytest
@@ -35,13 +36,18 @@ def test_payouts_always_sum_exactly_to_the_pool_and_never_increase_down_the_tabl
     assert sum(amounts) == pool
     assert all(a >= 0 for a in amounts)
     # Rounding can move a prize by one unit at most, never above the place before it.
-    assert all(later <= earlier for earlier, later in zip(amounts, amounts[1:]))
+    assert all(later <= earlier for earlier, later in itertools.pairwise(amounts))
 
 
 def test_director_percentages_are_checked():
     assert payouts.check_percentages([60, 40]) == [Fraction(3, 5), Fraction(2, 5)]
-    for bad, code in [([50, 30], "not_100"), ([30, 70], "not_descending"), ([100, 0], "not_positive"),
-                      ([], "empty"), (["x"], "not_a_number")]:
+    for bad, code in [
+        ([50, 30], "not_100"),
+        ([30, 70], "not_descending"),
+        ([100, 0], "not_positive"),
+        ([], "empty"),
+        (["x"], "not_a_number"),
+    ]:
         with pytest.raises(payouts.PayoutError) as error:
             payouts.check_percentages(bad)
         assert error.value.code == code

@@ -21,7 +21,10 @@ def test_admin_lists_and_opens_every_model(client, running):
         meta = model._meta
         assert client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")).status_code == 200
         obj = model.objects.first()
-        assert client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])).status_code == 200
+        assert (
+            client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])).status_code
+            == 200
+        )
 
 
 def test_audit_log_cannot_be_edited_or_deleted_in_the_admin(client, running):

@@ -14,8 +14,14 @@ pytestmark = pytest.mark.django_db
 def state(*objects):
     """Everything that could change: the rows given, and how many entries, levels and audit rows exist."""
     rows = [model_to_dict(type(o).objects.get(pk=o.pk)) for o in objects]
-    counts = (Tournament.objects.count(), Entry.objects.count(), Level.objects.count(), Player.objects.count(),
-              BlindStructure.objects.count(), AuditEntry.objects.count())
+    counts = (
+        Tournament.objects.count(),
+        Entry.objects.count(),
+        Level.objects.count(),
+        Player.objects.count(),
+        BlindStructure.objects.count(),
+        AuditEntry.objects.count(),
+    )
     return rows, counts
 
 
@@ -31,8 +37,17 @@ def refused(response, status, *words):
 
 
 def test_create_tournament_copies_the_template(api, template):
-    response = api.post("/api/tournaments/", {"name": "Spring", "game": "courchevel", "structure": template.pk,
-                                              "buy_in": 300, "seeding": "master"}, format="json")
+    response = api.post(
+        "/api/tournaments/",
+        {
+            "name": "Spring",
+            "game": "courchevel",
+            "structure": template.pk,
+            "buy_in": 300,
+            "seeding": "master",
+        },
+        format="json",
+    )
     assert response.status_code == 201, response.content
     body = response.json()
     assert body["starting_stack"] == template.starting_stack and body["status"] == "planned"
@@ -40,13 +55,16 @@ def test_create_tournament_copies_the_template(api, template):
     assert body["master_seed"] is None
 
 
-@pytest.mark.parametrize("field, value, words", [
-    ("starting_stack", -5, ["starting_stack"]),
-    ("starting_stack", 10**12, ["starting_stack"]),
-    ("seats_per_table", 9, ["seats_per_table"]),
-    ("payout_percentages", [30, 70], ["payout_percentages", "higher"]),
-    ("game", "holdem", ["game"]),
-])
+@pytest.mark.parametrize(
+    "field, value, words",
+    [
+        ("starting_stack", -5, ["starting_stack"]),
+        ("starting_stack", 10**12, ["starting_stack"]),
+        ("seats_per_table", 9, ["seats_per_table"]),
+        ("payout_percentages", [30, 70], ["payout_percentages", "higher"]),
+        ("game", "holdem", ["game"]),
+    ],
+)
 def test_create_tournament_bad_input_names_the_field_and_creates_nothing(api, template, field, value, words):
     before = state(template)
     data = {"name": "Bad", "game": "courchevel", "structure": template.pk, field: value}
@@ -66,8 +84,11 @@ def test_writes_need_staff_reads_are_public(anon, make_tournament, template):
 
 def test_edit_tournament(api, make_tournament):
     tournament = make_tournament()
-    response = api.patch(f"/api/tournaments/{tournament.pk}/", {"name": "Renamed", "payout_percentages": [60, 40]},
-                         format="json")
+    response = api.patch(
+        f"/api/tournaments/{tournament.pk}/",
+        {"name": "Renamed", "payout_percentages": [60, 40]},
+        format="json",
+    )
     assert response.status_code == 200, response.content
     assert response.json()["name"] == "Renamed" and response.json()["payout_percentages"] == [60, 40]
 
@@ -75,10 +96,17 @@ def test_edit_tournament(api, make_tournament):
 def test_edit_tournament_bad_input_changes_nothing(api, running):
     tournament = running(3)
     before = state(tournament)
-    refused(api.patch(f"/api/tournaments/{tournament.pk}/", {"payout_percentages": [50, 30]}, format="json"),
-            400, "payout_percentages", "100")
-    refused(api.patch(f"/api/tournaments/{tournament.pk}/", {"starting_stack": 5000}, format="json"),
-            409, "starting_stack")
+    refused(
+        api.patch(f"/api/tournaments/{tournament.pk}/", {"payout_percentages": [50, 30]}, format="json"),
+        400,
+        "payout_percentages",
+        "100",
+    )
+    refused(
+        api.patch(f"/api/tournaments/{tournament.pk}/", {"starting_stack": 5000}, format="json"),
+        409,
+        "starting_stack",
+    )
     assert state(tournament) == before
 
 
@@ -90,8 +118,11 @@ def test_lifecycle_open_start_finish(api, make_tournament, seated_is_registered)
     body = api.post(f"/api/tournaments/{tournament.pk}/start/").json()
     assert body["status"] == "running" and body["clock"]["running"]
     loser = zero(entries_of(tournament)[0])
-    response = api.post(f"/api/tournaments/{tournament.pk}/bust/",
-                        {"busts": [{"entry": loser.pk, "chips_at_start": 20000}]}, format="json")
+    response = api.post(
+        f"/api/tournaments/{tournament.pk}/bust/",
+        {"busts": [{"entry": loser.pk, "chips_at_start": 20000}]},
+        format="json",
+    )
     assert response.status_code == 200
     tournament.refresh_from_db()
     assert tournament.status == "finished"  # the last player standing finishes it
@@ -105,7 +136,9 @@ def test_lifecycle_in_the_wrong_state_is_409_and_changes_nothing(api, make_tourn
     assert state(tournament) == before
     api.post(f"/api/tournaments/{tournament.pk}/open-registration/")
     before = state(tournament)
-    body = refused(api.post(f"/api/tournaments/{tournament.pk}/start/"), 409, "cannot start: no players seated")
+    body = refused(
+        api.post(f"/api/tournaments/{tournament.pk}/start/"), 409, "cannot start: no players seated"
+    )
     assert body["code"] == "no_players"
     refused(api.post(f"/api/tournaments/{tournament.pk}/open-registration/"), 409, "cannot open registration")
     assert state(tournament) == before
@@ -194,9 +227,14 @@ def test_register_and_reenter_bad_input_change_nothing(api, running):
 def test_bust_places_several_players_R8_6(api, running):
     tournament = running(6)
     a, b = zero(entries_of(tournament)[0]), zero(entries_of(tournament)[1])
-    response = api.post(f"/api/tournaments/{tournament.pk}/bust/",
-                        {"busts": [{"entry": a.pk, "chips_at_start": 900}, {"entry": b.pk, "chips_at_start": 1500}],
-                         "hand_label": "T2 #40"}, format="json")
+    response = api.post(
+        f"/api/tournaments/{tournament.pk}/bust/",
+        {
+            "busts": [{"entry": a.pk, "chips_at_start": 900}, {"entry": b.pk, "chips_at_start": 1500}],
+            "hand_label": "T2 #40",
+        },
+        format="json",
+    )
     assert response.status_code == 200, response.content
     assert [(row["id"], row["place"]) for row in response.json()] == [(b.pk, 5), (a.pk, 6)]
 
@@ -206,16 +244,34 @@ def test_bust_of_a_player_with_chips_or_bad_input_changes_nothing(api, running):
     emptied, stacked = zero(entries_of(tournament)[0]), entries_of(tournament)[1]
     before = state(tournament, emptied, stacked)
     url = f"/api/tournaments/{tournament.pk}/bust/"
-    body = refused(api.post(url, {"busts": [{"entry": emptied.pk, "chips_at_start": 500},
-                                            {"entry": stacked.pk, "chips_at_start": 500}]}, format="json"),
-                   422, "still has 20000 chips")
+    body = refused(
+        api.post(
+            url,
+            {
+                "busts": [
+                    {"entry": emptied.pk, "chips_at_start": 500},
+                    {"entry": stacked.pk, "chips_at_start": 500},
+                ]
+            },
+            format="json",
+        ),
+        422,
+        "still has 20000 chips",
+    )
     assert body["rule"] == "R8.8"
     refused(api.post(url, {"busts": []}, format="json"), 400, "busts")
-    refused(api.post(url, {"busts": [{"entry": emptied.pk, "chips_at_start": -1}]}, format="json"), 400,
-            "chips_at_start")
+    refused(
+        api.post(url, {"busts": [{"entry": emptied.pk, "chips_at_start": -1}]}, format="json"),
+        400,
+        "chips_at_start",
+    )
     refused(api.post(url, {"busts": [{"entry": 99999, "chips_at_start": 5}]}, format="json"), 400, "99999")
-    refused(api.post(url, {"busts": [{"entry": 10**30, "chips_at_start": 5}]}, format="json"), 400, "busts.entry")
-    refused(api.post(url, {"busts": [{"entry": "Ann", "chips_at_start": 5}]}, format="json"), 400, "busts.entry")
+    refused(
+        api.post(url, {"busts": [{"entry": 10**30, "chips_at_start": 5}]}, format="json"), 400, "busts.entry"
+    )
+    refused(
+        api.post(url, {"busts": [{"entry": "Ann", "chips_at_start": 5}]}, format="json"), 400, "busts.entry"
+    )
     assert state(tournament, emptied, stacked) == before
 
 
@@ -224,7 +280,9 @@ def test_rebuy_addon_and_chip_correction(api, running):
     entry = entries_of(tournament)[0]
     assert api.post(f"/api/entries/{entry.pk}/rebuy/").json()["chips"] == 40000
     assert api.post(f"/api/entries/{entry.pk}/addon/").json()["addon_taken"] is True
-    body = api.post(f"/api/entries/{entry.pk}/chips/", {"chips": 12345, "reason": "recount"}, format="json").json()
+    body = api.post(
+        f"/api/entries/{entry.pk}/chips/", {"chips": 12345, "reason": "recount"}, format="json"
+    ).json()
     assert body["chips"] == 12345
     assert AuditEntry.objects.filter(action="entry.set_chips", reason="recount").exists()
 
@@ -236,9 +294,14 @@ def test_rebuy_addon_and_chips_bad_input_change_nothing(api, running):
     before = state(tournament, entry)
     refused(api.post(f"/api/entries/{entry.pk}/rebuy/"), 422, "no rebuys")
     refused(api.post(f"/api/entries/{entry.pk}/addon/"), 422, "already been taken")
-    refused(api.post(f"/api/entries/{entry.pk}/chips/", {"chips": -1, "reason": "x"}, format="json"), 400, "chips")
-    refused(api.post(f"/api/entries/{entry.pk}/chips/", {"chips": 10**13, "reason": "x"}, format="json"), 400,
-            "chips")
+    refused(
+        api.post(f"/api/entries/{entry.pk}/chips/", {"chips": -1, "reason": "x"}, format="json"), 400, "chips"
+    )
+    refused(
+        api.post(f"/api/entries/{entry.pk}/chips/", {"chips": 10**13, "reason": "x"}, format="json"),
+        400,
+        "chips",
+    )
     refused(api.post(f"/api/entries/{entry.pk}/chips/", {"chips": 5}, format="json"), 400, "reason")
     assert state(tournament, entry) == before
 
@@ -257,8 +320,14 @@ def test_undo_bust_bad_input_changes_nothing(api, running):
     services.bust_entries(tournament, [(out, 7000)])
     before = state(tournament, out)
     refused(api.post(f"/api/entries/{out.pk}/undo-bust/", {}, format="json"), 400, "reason")
-    refused(api.post(f"/api/entries/{out.pk}/undo-bust/", {"reason": "x", "chips": 0}, format="json"), 400, "chips")
-    refused(api.post(f"/api/entries/{still_in.pk}/undo-bust/", {"reason": "x"}, format="json"), 409, "not busted")
+    refused(
+        api.post(f"/api/entries/{out.pk}/undo-bust/", {"reason": "x", "chips": 0}, format="json"),
+        400,
+        "chips",
+    )
+    refused(
+        api.post(f"/api/entries/{still_in.pk}/undo-bust/", {"reason": "x"}, format="json"), 409, "not busted"
+    )
     assert state(tournament, out) == before
 
 
@@ -269,8 +338,9 @@ def test_undo_bust_after_a_re_entry_is_refused_and_changes_nothing(api, running)
     again = api.post(f"/api/entries/{out.pk}/reenter/")
     assert again.status_code == 201, again.content
     before = state(tournament, out, Entry.objects.get(pk=again.json()["id"]))
-    body = refused(api.post(f"/api/entries/{out.pk}/undo-bust/", {"reason": "misread"}, format="json"), 409,
-                   "re-entered")
+    body = refused(
+        api.post(f"/api/entries/{out.pk}/undo-bust/", {"reason": "misread"}, format="json"), 409, "re-entered"
+    )
     assert body["code"] == "already_active"
     assert state(tournament, out, Entry.objects.get(pk=again.json()["id"])) == before
 
@@ -305,12 +375,15 @@ def test_icm_calculator(anon):
     assert response.json()["equities"] == [38.39, 32.75, 28.86]
 
 
-@pytest.mark.parametrize("data, words", [
-    ({"stacks": [5000, 0], "payouts": [10]}, ["stacks"]),
-    ({"stacks": [5000, 3000], "payouts": [10, 20]}, ["payouts", "higher"]),
-    ({"stacks": [], "payouts": [10]}, ["stacks"]),
-    ({"stacks": [1] * 15, "payouts": [10]}, ["stacks"]),
-])
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        ({"stacks": [5000, 0], "payouts": [10]}, ["stacks"]),
+        ({"stacks": [5000, 3000], "payouts": [10, 20]}, ["payouts", "higher"]),
+        ({"stacks": [], "payouts": [10]}, ["stacks"]),
+        ({"stacks": [1] * 15, "payouts": [10]}, ["stacks"]),
+    ],
+)
 def test_icm_calculator_bad_input(anon, data, words):
     refused(anon.post("/api/icm/", data, format="json"), 400, *words)
 
@@ -322,15 +395,24 @@ def test_structures_list_copy_and_edit_levels(api, template):
     listed = api.get("/api/structures/?templates=1").json()
     assert len(listed) == 9 and all(s["is_template"] for s in listed)
     copy = api.post(f"/api/structures/{template.pk}/copy/", {"name": "My regular"}, format="json").json()
-    assert copy["name"] == "My regular" and not copy["is_template"] and len(copy["levels"]) == template.levels.count()
+    assert (
+        copy["name"] == "My regular"
+        and not copy["is_template"]
+        and len(copy["levels"]) == template.levels.count()
+    )
     first = copy["levels"][0]
     edited = api.patch(f"/api/levels/{first['id']}/", {"small_blind": 40, "big_blind": 100}, format="json")
     assert edited.status_code == 200 and edited.json()["small_blind"] == 40
-    added = api.post(f"/api/structures/{copy['id']}/levels/",
-                     {"order": 0, "duration_minutes": 15, "small_blind": 10, "big_blind": 25}, format="json")
+    added = api.post(
+        f"/api/structures/{copy['id']}/levels/",
+        {"order": 0, "duration_minutes": 15, "small_blind": 10, "big_blind": 25},
+        format="json",
+    )
     assert added.status_code == 201
     levels = api.get(f"/api/structures/{copy['id']}/").json()["levels"]
-    assert [lv["big_blind"] for lv in levels[:2]] == [25, 100] and [lv["order"] for lv in levels] == list(range(len(levels)))
+    assert [lv["big_blind"] for lv in levels[:2]] == [25, 100] and [lv["order"] for lv in levels] == list(
+        range(len(levels))
+    )
     assert api.delete(f"/api/levels/{added.json()['id']}/").status_code == 204
     assert BlindStructure.objects.get(pk=copy["id"]).levels.first().big_blind == 100
 
@@ -339,32 +421,63 @@ def test_structure_and_level_bad_input_change_nothing(api, template):
     copy = services.copy_structure(template)
     level = copy.levels.get(order=0)
     before = state(template, copy, level)
-    refused(api.patch(f"/api/levels/{level.pk}/", {"small_blind": 300}, format="json"), 400, "small_blind",
-            "big blind")
+    refused(
+        api.patch(f"/api/levels/{level.pk}/", {"small_blind": 300}, format="json"),
+        400,
+        "small_blind",
+        "big blind",
+    )
     refused(api.patch(f"/api/levels/{level.pk}/", {"big_blind": -100}, format="json"), 400, "big_blind")
     refused(api.patch(f"/api/levels/{level.pk}/", {"ante_kind": "big_blind"}, format="json"), 400, "ante")
     template_level = template.levels.get(order=0)
     refused(api.patch(f"/api/levels/{template_level.pk}/", {"big_blind": 200}, format="json"), 409, "copy")
-    refused(api.post(f"/api/structures/{template.pk}/levels/", {"duration_minutes": 10, "big_blind": 200,
-                                                                "small_blind": 100}, format="json"), 409, "copy")
-    refused(api.post(f"/api/structures/{copy.pk}/levels/", {"duration_minutes": 0, "big_blind": 200},
-                     format="json"), 400, "duration_minutes")
-    refused(api.post(f"/api/structures/{copy.pk}/levels/", {"duration_minutes": 10, "is_break": True,
-                                                            "color_up": [10**30]}, format="json"), 400, "color_up")
+    refused(
+        api.post(
+            f"/api/structures/{template.pk}/levels/",
+            {"duration_minutes": 10, "big_blind": 200, "small_blind": 100},
+            format="json",
+        ),
+        409,
+        "copy",
+    )
+    refused(
+        api.post(
+            f"/api/structures/{copy.pk}/levels/", {"duration_minutes": 0, "big_blind": 200}, format="json"
+        ),
+        400,
+        "duration_minutes",
+    )
+    refused(
+        api.post(
+            f"/api/structures/{copy.pk}/levels/",
+            {"duration_minutes": 10, "is_break": True, "color_up": [10**30]},
+            format="json",
+        ),
+        400,
+        "color_up",
+    )
     assert state(template, copy, level) == before
 
 
 def test_create_fixed_limit_structure_checks_R3_3(api):
-    good = {"name": "FL", "betting": "fixed_limit", "levels": [
-        {"duration_minutes": 20, "small_blind": 10, "big_blind": 15, "small_bet": 15, "big_bet": 30},
-        {"duration_minutes": 10, "is_break": True, "color_up": [5]},
-    ]}
+    good = {
+        "name": "FL",
+        "betting": "fixed_limit",
+        "levels": [
+            {"duration_minutes": 20, "small_blind": 10, "big_blind": 15, "small_bet": 15, "big_bet": 30},
+            {"duration_minutes": 10, "is_break": True, "color_up": [5]},
+        ],
+    }
     response = api.post("/api/structures/", good, format="json")
     assert response.status_code == 201, response.content
     assert response.json()["levels"][0]["small_blind"] == 10  # R3.2: 15/30 plays 10/15 blinds
     before = state()
-    bad = {**good, "levels": [{"duration_minutes": 20, "small_blind": 10, "big_blind": 15, "small_bet": 20,
-                               "big_bet": 40}]}
+    bad = {
+        **good,
+        "levels": [
+            {"duration_minutes": 20, "small_blind": 10, "big_blind": 15, "small_bet": 20, "big_bet": 40}
+        ],
+    }
     refused(api.post("/api/structures/", bad, format="json"), 400, "small_bet", "R3.3")
     assert state() == before
 

@@ -58,7 +58,9 @@ def test_finish_refused_while_players_have_chips(running):
 
 
 def _shift_start(tournament, minutes_ago):
-    Tournament.objects.filter(pk=tournament.pk).update(level_started_at=timezone.now() - timedelta(minutes=minutes_ago))
+    Tournament.objects.filter(pk=tournament.pk).update(
+        level_started_at=timezone.now() - timedelta(minutes=minutes_ago)
+    )
     tournament.refresh_from_db()
     return tournament.level_started_at
 
@@ -75,8 +77,11 @@ def test_tick_catches_up_after_downtime_and_a_second_tick_changes_nothing(runnin
     assert tournament.clock_version == version + 1
     assert advance_clocks() == 0  # run twice: same result
     again = Tournament.objects.get(pk=tournament.pk)
-    assert (again.level_index, again.level_started_at, again.clock_version) == (3, started + timedelta(minutes=60),
-                                                                               version + 1)
+    assert (again.level_index, again.level_started_at, again.clock_version) == (
+        3,
+        started + timedelta(minutes=60),
+        version + 1,
+    )
 
 
 def test_downtime_across_a_break_catches_up_to_the_right_level_and_status(running):
@@ -135,7 +140,9 @@ def test_clock_operations_bump_the_version_and_are_audited(running, staff):
     services.jump_to_level(tournament, 3, actor=staff)
     tournament.refresh_from_db()
     assert tournament.clock_version == version + 4 and tournament.level_index == 3
-    actions = list(AuditEntry.objects.filter(tournament=tournament, actor=staff).values_list("action", flat=True))
+    actions = list(
+        AuditEntry.objects.filter(tournament=tournament, actor=staff).values_list("action", flat=True)
+    )
     assert {"clock.pause", "clock.add_time", "clock.resume", "clock.jump"} <= set(actions)
 
 
@@ -183,7 +190,11 @@ def test_several_busts_on_one_hand_ranked_by_starting_chips_R8_6_R8_8(running):
     a.refresh_from_db(), b.refresh_from_db(), c.refresh_from_db()
     assert (b.place, b.place_shared_to) == (8, None)
     assert (a.place, a.place_shared_to) == (9, 10) and (c.place, c.place_shared_to) == (9, 10)
-    assert a.status == Entry.Status.BUSTED and a.chips_at_start_of_bust_hand == 1000 and a.bust_hand_label == "T1 H12"
+    assert (
+        a.status == Entry.Status.BUSTED
+        and a.chips_at_start_of_bust_hand == 1000
+        and a.bust_hand_label == "T1 H12"
+    )
 
 
 def test_single_bust_place_is_players_left_before_the_hand_R8_8(running):
@@ -239,8 +250,10 @@ def test_undo_bust_needs_a_reason_restores_the_entry_and_keeps_the_record(runnin
 
 
 def _places(tournament):
-    return sorted(tournament.entries.filter(place__isnull=False).values_list("pk", "place", "place_shared_to"),
-                  key=lambda row: row[1])
+    return sorted(
+        tournament.entries.filter(place__isnull=False).values_list("pk", "place", "place_shared_to"),
+        key=lambda row: row[1],
+    )
 
 
 def test_undo_bust_moves_the_later_busts_down_a_place_so_no_place_is_used_twice_R8_8(running):
@@ -321,8 +334,15 @@ def test_registration_closes_after_the_late_registration_level_and_its_break(run
 
 
 def test_rebuy_and_addon_rules(running):
-    tournament = running(4, rebuys_allowed=1, rebuy_price=100, addon_allowed=True, addon_stack=30000,
-                         addon_price=100, late_registration_until_level=3)
+    tournament = running(
+        4,
+        rebuys_allowed=1,
+        rebuy_price=100,
+        addon_allowed=True,
+        addon_stack=30000,
+        addon_price=100,
+        late_registration_until_level=3,
+    )
     entry = entries_of(tournament)[0]
     services.rebuy(entry)
     entry.refresh_from_db()
@@ -417,7 +437,12 @@ def test_record_audit_names_a_user_or_a_device_and_never_an_anonymous_visitor(ma
     by_staff = services.record_audit(staff, "test.action", tournament, "why", {"k": 1})
     by_device = services.record_audit(Tablet(), "test.action", tournament)
     by_nobody = services.record_audit(AnonymousUser(), "test.action", tournament)
-    assert (by_staff.actor, by_staff.tournament, by_staff.reason, by_staff.data) == (staff, tournament, "why", {"k": 1})
+    assert (by_staff.actor, by_staff.tournament, by_staff.reason, by_staff.data) == (
+        staff,
+        tournament,
+        "why",
+        {"k": 1},
+    )
     assert by_device.actor is None and by_device.device_label == "Table 3 tablet"
     assert by_nobody.actor is None and by_nobody.device_label == ""
     assert by_staff.target == f"tournament:{tournament.pk} Winter Cup"
@@ -447,7 +472,9 @@ def _hand(table, number, status, finished_at=None):
 
 
 @pytest.mark.parametrize("round_seconds, lost", [(100, 100), (300, 120)])
-def test_ticker_closes_a_hand_for_hand_round_when_every_table_finished_R8_6(make_tournament, round_seconds, lost):
+def test_ticker_closes_a_hand_for_hand_round_when_every_table_finished_R8_6(
+    make_tournament, round_seconds, lost
+):
     tournament, (first, second) = _h4h_with_two_tables(make_tournament, round_seconds)
     left = tournament.remaining_when_paused
     _hand(first, 1, "finished", timezone.now())
