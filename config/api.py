@@ -11,6 +11,8 @@ from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.errors import ServiceError
+
 
 class Conflict(exceptions.APIException):
     """The request is well formed but the thing is in the wrong state for it (409)."""
@@ -26,36 +28,6 @@ class Unprocessable(exceptions.APIException):
     status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
     default_detail = "The request breaks a rule."
     default_code = "unprocessable"
-
-
-class ServiceError(Exception):
-    """What a service raises when a well-formed request is not possible now (409) or breaks a rule
-    (422). Each app subclasses it; the API turns any of them into one error body."""
-
-    status = 409
-
-    def __init__(
-        self,
-        message,
-        *,
-        code: str,
-        field: str | None = None,
-        rule: str = "",
-        params: dict | None = None,
-        extra: dict | None = None,
-    ):
-        super().__init__(str(message))
-        self.message = message
-        self.code = code
-        self.field = field
-        self.rule = rule
-        self.params = params or {}
-        self.extra = extra or {}
-
-    def body(self) -> dict:
-        """``code``, ``field``, ``rule`` and ``params`` (those that are set), plus any extra."""
-        fields = {"code": self.code, "field": self.field, "rule": self.rule, "params": self.params}
-        return {**{k: v for k, v in fields.items() if v}, **self.extra}
 
 
 def to_api_exception(exc: ServiceError) -> exceptions.APIException:

@@ -24,12 +24,13 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config import live
-from config.api import ServiceError
+from config.errors import ServiceError
 from dealing.engine import positions as engine_positions
 from dealing.engine import seed_commitment, shuffled_deck
 from dealing.engine.errors import RuleError as EngineRuleError
 from dealing.engine.hand import Hand as EngineHand
 from dealing.engine.hand import HandConfig
+from tournaments.audit import AuditAction, record_audit
 
 from . import runner
 from .models import Hand, HandEvent
@@ -551,9 +552,7 @@ def _close_hand_for_hand_round(tournament_id: int) -> None:
 # ---------------------------------------------------------------- corrections by the floor
 
 
-def _record_audit(actor, action: str, hand: Hand, reason: str, data: dict) -> None:
-    from tournaments.services import record_audit
-
+def _record_audit(actor, action: AuditAction, hand: Hand, reason: str, data: dict) -> None:
     record_audit(actor, action, hand, reason, data, tournament=hand.table.tournament)
 
 
@@ -593,7 +592,7 @@ def void_hand(hand: Hand, *, actor, reason: str, device: str = "") -> Hand:
         hand.save(update_fields=["status", "finished_at"])
         table = hand.table
         hand_finished(table, button_seat=table.button_seat, big_blind_seat=table.big_blind_seat, actor=actor)
-        _record_audit(actor, "hand.void", hand, reason, {"hand": hand.label, "seq": seq})
+        _record_audit(actor, AuditAction.HAND_VOID, hand, reason, {"hand": hand.label, "seq": seq})
         live.table_changed(table.pk, "hand")
         return hand
 
@@ -640,7 +639,7 @@ def correct_last_action(hand: Hand, *, actor, reason: str, expected_seq: int, de
         _store_snapshot(hand, engine, current + 1)
         _record_audit(
             actor,
-            "hand.correct",
+            AuditAction.HAND_CORRECT,
             hand,
             reason,
             {"hand": hand.label, "retracted": retracts, "input": runner.input_of(first.payload)},

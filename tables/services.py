@@ -22,8 +22,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config import live
+from tournaments.audit import AuditAction, record_audit
+from tournaments.errors import RuleError, StateError
 from tournaments.models import Entry, Tournament
-from tournaments.services import RuleError, StateError, record_audit
 
 from . import balancing
 from .models import MAX_SEATS, MIN_SEATS, Move, Seat, SeatDraw, SeatingPlan, Table
@@ -231,7 +232,7 @@ def _write(
     if decision.moves or decision.broken or completed or dropped:
         record_audit(
             actor,
-            "tables.balance",
+            AuditAction.TABLES_BALANCE,
             tournament,
             data={
                 "moves": [
@@ -326,7 +327,10 @@ def draw_seats(tournament: Tournament, rng=None, *, actor=None) -> SeatDraw:
         assignment=[{"entry": e, "table": t, "seat": s} for e, (t, s) in assignment.items()],
     )
     record_audit(
-        actor, "tables.draw", tournament, data={"entries": len(entries), "tables": count, "seed": seed.hex()}
+        actor,
+        AuditAction.TABLES_DRAW,
+        tournament,
+        data={"entries": len(entries), "tables": count, "seed": seed.hex()},
     )
     for table in tables:
         live.table_changed(table.pk, "seats")
@@ -384,7 +388,7 @@ def seat_entry(entry: Entry, *, actor=None, rng=None) -> Seat | None:
     )
     record_audit(
         actor,
-        "tables.seat_entry",
+        AuditAction.TABLES_SEAT_ENTRY,
         seat,
         data={"entry": entry.pk, "table": table.number, "seat": seat_number, "waits_for_big_blind": waits},
     )
@@ -664,7 +668,7 @@ def move_entry(entry: Entry, to_table: Table, to_seat: int, *, reason: str, acto
     move.save()
     record_audit(
         actor,
-        "tables.move",
+        AuditAction.TABLES_MOVE,
         move,
         reason=reason,
         data={
@@ -691,7 +695,7 @@ def lock_seat(seat: Seat, *, reason: str, actor=None) -> Seat:
     seat.locked = True
     seat.lock_reason = reason.strip()[:200]
     seat.save(update_fields=["locked", "lock_reason"])
-    record_audit(actor, "tables.lock_seat", seat, reason=reason)
+    record_audit(actor, AuditAction.TABLES_LOCK_SEAT, seat, reason=reason)
     live.table_changed(seat.table_id, "seats")
     return seat
 
@@ -703,7 +707,7 @@ def unlock_seat(seat: Seat, *, actor=None) -> Seat:
     seat.locked = False
     seat.lock_reason = ""
     seat.save(update_fields=["locked", "lock_reason"])
-    record_audit(actor, "tables.unlock_seat", seat)
+    record_audit(actor, AuditAction.TABLES_UNLOCK_SEAT, seat)
     live.table_changed(seat.table_id, "seats")
     _queue_balance(seat.table.tournament_id)
     return seat
@@ -724,7 +728,7 @@ def acknowledge_move(move: Move, *, actor=None) -> Move:
     move.status = Move.Status.ACKNOWLEDGED
     move.acknowledged_at = timezone.now()
     move.save(update_fields=["status", "acknowledged_at"])
-    record_audit(actor, "tables.acknowledge_move", move)
+    record_audit(actor, AuditAction.TABLES_ACKNOWLEDGE_MOVE, move)
     live.table_changed(move.to_table_id, "moves")
     if move.from_table_id:
         live.table_changed(move.from_table_id, "moves")
@@ -756,7 +760,7 @@ def set_break_order(tournament: Tournament, numbers: list[int], *, actor=None) -
     for i, number in enumerate(numbers):
         active[number].break_order = len(numbers) - i
     Table.objects.bulk_update(active.values(), ["break_order"])
-    record_audit(actor, "tables.break_order", tournament, data={"order": numbers})
+    record_audit(actor, AuditAction.TABLES_BREAK_ORDER, tournament, data={"order": numbers})
     live.tournament_changed(tournament.pk, "seating")
     return sorted(active.values(), key=lambda t: -t.break_order)
 
@@ -779,7 +783,7 @@ def update_plan(tournament: Tournament, *, actor=None, **fields) -> SeatingPlan:
         setattr(plan, name, value)
     plan.full_clean()
     plan.save()
-    record_audit(actor, "tables.plan", tournament, data={k: v for k, v in fields.items()})
+    record_audit(actor, AuditAction.TABLES_PLAN, tournament, data={k: v for k, v in fields.items()})
     live.tournament_changed(tournament.pk, "seating")
     _queue_balance(tournament.pk)
     return plan

@@ -161,7 +161,7 @@ class AcknowledgeMoveView(TabletView):
     def post(self, request, table_id, move_id):
         from tables import services
         from tables.models import Move
-        from tournaments.services import TournamentError
+        from tournaments.errors import TournamentError
 
         table = self.table(table_id)
         move = Move.objects.filter(pk=move_id).first()

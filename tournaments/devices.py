@@ -31,6 +31,7 @@ from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import BasePermission
 
+from .audit import AuditAction, record_audit
 from .models import Tournament
 
 PAIRING_CODE_MINUTES = 5
@@ -315,7 +316,7 @@ def redeem_pairing_code(code: str, *, label: str = "") -> tuple[Device, str]:
         pairing.used_at = timezone.now()
         pairing.device = device
         pairing.save(update_fields=["used_at", "device"])
-        _audit(pairing.created_by, "device.paired", device, data={"kind": device.kind})
+        _audit(pairing.created_by, AuditAction.DEVICE_PAIRED, device, data={"kind": device.kind})
         _devices_changed(device)
     return device, token
 
@@ -331,15 +332,13 @@ def revoke_device(device: Device, *, actor=None, reason: str = "") -> Device:
             device.save(update_fields=["revoked_at"])
             if device.user_id:
                 type(device.user).objects.filter(pk=device.user_id).update(is_active=False)
-            _audit(actor, "device.revoked", device, reason=reason)
+            _audit(actor, AuditAction.DEVICE_REVOKED, device, reason=reason)
             live.device_revoked(device.pk)
             _devices_changed(device)
     return device
 
 
 def _audit(actor, action: str, device: Device, reason: str = "", data: dict | None = None) -> None:
-    from .services import record_audit
-
     record_audit(
         actor if getattr(actor, "pk", None) else None,
         action,
@@ -388,8 +387,6 @@ def call_floor(table, *, actor=None, device_label: str = "") -> FloorCall:
     """A table asks for a floor person. A second press while one is open changes nothing."""
     from config import live
 
-    from .services import record_audit
-
     with transaction.atomic():
         open_call = (
             FloorCall.objects.select_for_update().filter(table=table, answered_at__isnull=True).first()
@@ -400,7 +397,10 @@ def call_floor(table, *, actor=None, device_label: str = "") -> FloorCall:
             tournament_id=table.tournament_id, table=table, device_label=device_label
         )
         record_audit(
-            actor if getattr(actor, "pk", None) else None, "floor.called", table, device_label=device_label
+            actor if getattr(actor, "pk", None) else None,
+            AuditAction.FLOOR_CALLED,
+            table,
+            device_label=device_label,
         )
         live.tournament_changed(table.tournament_id, "floor")
         live.table_changed(table.pk, "floor")
@@ -410,15 +410,13 @@ def call_floor(table, *, actor=None, device_label: str = "") -> FloorCall:
 def answer_floor_call(call: FloorCall, *, actor=None) -> FloorCall:
     from config import live
 
-    from .services import record_audit
-
     with transaction.atomic():
         call = FloorCall.objects.select_for_update().get(pk=call.pk)
         if call.answered_at is None:
             call.answered_at = timezone.now()
             call.answered_by = actor if getattr(actor, "pk", None) else None
             call.save(update_fields=["answered_at", "answered_by"])
-            record_audit(call.answered_by, "floor.answered", call.table)
+            record_audit(call.answered_by, AuditAction.FLOOR_ANSWERED, call.table)
             live.tournament_changed(call.tournament_id, "floor")
             live.table_changed(call.table_id, "floor")
     return call

@@ -31,6 +31,7 @@ from .devices import (
     redeem_pairing_code,
     revoke_device,
 )
+from .errors import TournamentError
 from .models import AuditEntry, Entry, Player, Tournament
 
 DEVICE_COOKIE_MAX_AGE = 365 * 24 * 3600
@@ -160,9 +161,8 @@ def _error_text(exc) -> str:
 
 
 def _service_errors():
-    from . import services
 
-    return (services.TournamentError, ValidationError)
+    return (TournamentError, ValidationError)
 
 
 def _payouts(tournament: Tournament) -> tuple[list[dict], list[dict]]:
@@ -314,9 +314,9 @@ def console_announce(request, tournament_id: int):
                 messages.error(request, _("An announcement has at most 300 characters."))
                 return _back(request, tournament, "clock")
             Announcement.objects.create(tournament=tournament, text=text, created_by=request.user)
-        from .services import record_audit
+        from .audit import AuditAction, record_audit
 
-        record_audit(request.user, "announcement", tournament, data={"text": text})
+        record_audit(request.user, AuditAction.ANNOUNCEMENT, tournament, data={"text": text})
         live.tournament_changed(tournament.pk, "announcement")
     return _back(request, tournament, "clock")
 

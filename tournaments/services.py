@@ -12,80 +12,25 @@ import secrets
 from datetime import datetime
 from fractions import Fraction
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import F, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from config.api import ServiceError
 from config.live import tournament_changed
 from dealing.engine import seed_commitment
 
 from . import chiprace
 from . import clock as clockmath
 from . import payouts as payoutmath
-from .models import AuditEntry, Betting, BlindStructure, Entry, Level, Player, Tournament
+from .audit import AuditAction, record_audit
+from .errors import RuleError, StateError
+from .models import Betting, BlindStructure, Entry, Level, Player, Tournament
 
 MAX_CHIPS = 10**12
 MAX_STACK = 10**9
 Status = Tournament.Status
-
-
-class TournamentError(ServiceError):
-    """A request that is well formed but not possible now (409) or against a rule (422)."""
-
-
-class StateError(TournamentError):
-    status = 409
-
-
-class RuleError(TournamentError):
-    status = 422
-
-
-# ---------------------------------------------------------------- audit
-
-
-def record_audit(
-    actor,
-    action: str,
-    target=None,
-    reason: str = "",
-    data: dict | None = None,
-    *,
-    tournament: Tournament | None = None,
-    device_label: str = "",
-) -> AuditEntry:
-    """Write who did what. ``actor`` is a user, a device (anything else: its label is kept) or None.
-
-    ``target`` is a model instance (its tournament is found when it has one) or a short string.
-    """
-    user = actor if isinstance(actor, AbstractBaseUser) and actor.is_authenticated else None
-    anonymous = getattr(actor, "is_anonymous", False) and not getattr(actor, "label", "")
-    if actor is not None and user is None and not device_label and not anonymous:
-        device_label = str(getattr(actor, "label", "") or actor)[:100]
-    if tournament is None and target is not None:
-        if isinstance(target, Tournament):
-            tournament = target
-        else:
-            tournament = getattr(target, "tournament", None)
-            if tournament is None and getattr(target, "table", None) is not None:
-                tournament = getattr(target.table, "tournament", None)
-    if isinstance(target, models.Model):
-        target_label = f"{target._meta.model_name}:{target.pk} {target}"[:200]
-    else:
-        target_label = str(target or "")[:200]
-    return AuditEntry.objects.create(
-        tournament=tournament if isinstance(tournament, Tournament) else None,
-        actor=user,
-        device_label=device_label[:100],
-        action=action,
-        target=target_label,
-        reason=reason or "",
-        data=data or {},
-    )
 
 
 # ---------------------------------------------------------------- structures
@@ -151,7 +96,7 @@ def copy_structure(structure: BlindStructure, *, name: str = "", actor=None) -> 
         )
         for level in structure.levels.order_by("order")
     )
-    record_audit(actor, "structure.copy", copy, data={"from": structure.pk})
+    record_audit(actor, AuditAction.STRUCTURE_COPY, copy, data={"from": structure.pk})
     return copy
 
 
@@ -194,7 +139,7 @@ def add_level(structure: BlindStructure, *, actor=None, **fields) -> Level:
     structure.levels.filter(order__gte=100000).update(order=F("order") - 100000 + 1)
     level.full_clean(exclude=["structure", "order"])
     level.save()
-    _structure_changed(tournament, actor, "level.add", level)
+    _structure_changed(tournament, actor, AuditAction.LEVEL_ADD, level)
     return level
 
 
@@ -206,7 +151,7 @@ def update_level(level: Level, *, actor=None, **fields) -> Level:
     validate_level(level, level.structure.betting)
     level.full_clean(exclude=["structure"])
     level.save()
-    _structure_changed(tournament, actor, "level.update", level, fields)
+    _structure_changed(tournament, actor, AuditAction.LEVEL_UPDATE, level, fields)
     return level
 
 
@@ -220,7 +165,7 @@ def delete_level(level: Level, *, actor=None) -> None:
     level.delete()
     structure.levels.filter(order__gt=order).update(order=F("order") + 100000)
     structure.levels.filter(order__gte=100000).update(order=F("order") - 100000 - 1)
-    _structure_changed(tournament, actor, "level.delete", structure, {"order": order})
+    _structure_changed(tournament, actor, AuditAction.LEVEL_DELETE, structure, {"order": order})
 
 
 def _structure_changed(tournament, actor, action, target, data=None):
@@ -262,7 +207,7 @@ def create_tournament(*, structure: BlindStructure, actor=None, **fields) -> Tou
         tournament.master_seed = secrets.token_bytes(32)
         tournament.master_seed_commitment = seed_commitment(tournament.master_seed)
     tournament.save()
-    record_audit(actor, "tournament.create", tournament)
+    record_audit(actor, AuditAction.TOURNAMENT_CREATE, tournament)
     tournament_changed(tournament.pk)
     return tournament
 
@@ -328,7 +273,7 @@ def update_tournament(tournament: Tournament, *, actor=None, **fields) -> Tourna
         tournament.entries.filter(status=Entry.Status.ACTIVE).update(chips=tournament.starting_stack)
     record_audit(
         actor,
-        "tournament.update",
+        AuditAction.TOURNAMENT_UPDATE,
         tournament,
         data={name: {"before": _plain(old[name]), "after": _plain(value)} for name, value in fields.items()},
     )
@@ -353,7 +298,7 @@ def open_registration(tournament: Tournament, *, actor=None) -> Tournament:
         )
     tournament.status = Status.REGISTERING
     tournament.save(update_fields=["status"])
-    record_audit(actor, "tournament.open_registration", tournament)
+    record_audit(actor, AuditAction.TOURNAMENT_OPEN_REGISTRATION, tournament)
     tournament_changed(tournament.pk)
     return tournament
 
@@ -386,7 +331,7 @@ def start_tournament(tournament: Tournament, *, actor=None, now: datetime | None
         raise StateError(_("cannot start: only one player seated"), code="one_player")
     tournament.started_at = now
     _store_clock(tournament, clockmath.start(periods_of(tournament), clock_of(tournament), now), now)
-    record_audit(actor, "tournament.start", tournament, data={"players": seated})
+    record_audit(actor, AuditAction.TOURNAMENT_START, tournament, data={"players": seated})
     return tournament
 
 
@@ -407,7 +352,7 @@ def finish_tournament(tournament: Tournament, *, actor=None, now: datetime | Non
             code="players_left",
         )
     _finish(tournament, active, now)
-    record_audit(actor, "tournament.finish", tournament)
+    record_audit(actor, AuditAction.TOURNAMENT_FINISH, tournament)
     return tournament
 
 
@@ -440,7 +385,7 @@ def place_late_registration_busts(tournament: Tournament, now: datetime | None =
     Entry.objects.bulk_update(pending, ["place", "place_shared_to"])
     record_audit(
         None,
-        "entries.place_late_registration_busts",
+        AuditAction.ENTRIES_PLACE_LATE_REGISTRATION_BUSTS,
         tournament,
         data={"places": {e.pk: e.place for e in pending}},
     )
@@ -553,14 +498,14 @@ def _not_hand_for_hand(tournament):
 def pause_clock(tournament, *, actor=None, now=None):
     tournament = _locked(tournament)
     _not_hand_for_hand(tournament)
-    return _clock_op(tournament, clockmath.pause, actor=actor, action="clock.pause", now=now)
+    return _clock_op(tournament, clockmath.pause, actor=actor, action=AuditAction.CLOCK_PAUSE, now=now)
 
 
 @transaction.atomic
 def resume_clock(tournament, *, actor=None, now=None):
     tournament = _locked(tournament)
     _not_hand_for_hand(tournament)
-    return _clock_op(tournament, clockmath.resume, actor=actor, action="clock.resume", now=now)
+    return _clock_op(tournament, clockmath.resume, actor=actor, action=AuditAction.CLOCK_RESUME, now=now)
 
 
 @transaction.atomic
@@ -570,7 +515,7 @@ def add_time(tournament, seconds: int, *, actor=None, now=None):
         clockmath.add_time,
         seconds,
         actor=actor,
-        action="clock.add_time",
+        action=AuditAction.CLOCK_ADD_TIME,
         now=now,
         data={"seconds": seconds},
     )
@@ -591,7 +536,7 @@ def jump_to_level(tournament, index: int, *, actor=None, now=None):
         clockmath.jump,
         index,
         actor=actor,
-        action="clock.jump",
+        action=AuditAction.CLOCK_JUMP,
         now=now,
         data={"level_index": index},
     )
@@ -624,7 +569,7 @@ def set_hand_for_hand(tournament, on: bool, *, actor=None, now=None):
         tournament,
         toggle,
         actor=actor,
-        action="clock.hand_for_hand",
+        action=AuditAction.CLOCK_HAND_FOR_HAND,
         now=now,
         data={"on": on},
         hand_for_hand=on,
@@ -657,7 +602,7 @@ def hand_for_hand_round_finished(tournament, *, now=None, actor=None, round_star
         tournament,
         deduct,
         actor=actor,
-        action="clock.hand_for_hand_round",
+        action=AuditAction.CLOCK_HAND_FOR_HAND_ROUND,
         now=now,
         data={"seconds": round(seconds, 1)},
         hand_for_hand_round_started_at=now,
@@ -856,7 +801,7 @@ def register(tournament: Tournament, player: Player, *, actor=None, now=None) ->
         chips=tournament.starting_stack,
     )
     _seat_if_drawn(entry)
-    record_audit(actor, "entry.reenter" if entries else "entry.register", entry)
+    record_audit(actor, AuditAction.ENTRY_REENTER if entries else AuditAction.ENTRY_REGISTER, entry)
     recompute_prizes(tournament)
     tournament_changed(tournament.pk, "entries")
     return entry
@@ -887,7 +832,7 @@ def rebuy(entry: Entry, *, actor=None, now=None) -> Entry:
     entry.chips += tournament.rebuy_stack or tournament.starting_stack
     entry.rebuys += 1
     entry.save(update_fields=["chips", "rebuys"])
-    record_audit(actor, "entry.rebuy", entry, data={"chips": entry.chips})
+    record_audit(actor, AuditAction.ENTRY_REBUY, entry, data={"chips": entry.chips})
     recompute_prizes(tournament)
     tournament_changed(tournament.pk, "entries")
     return entry
@@ -909,7 +854,7 @@ def addon(entry: Entry, *, actor=None, now=None) -> Entry:
     entry.chips += tournament.addon_stack or tournament.starting_stack
     entry.addon_taken = True
     entry.save(update_fields=["chips", "addon_taken"])
-    record_audit(actor, "entry.addon", entry, data={"chips": entry.chips})
+    record_audit(actor, AuditAction.ENTRY_ADDON, entry, data={"chips": entry.chips})
     recompute_prizes(tournament)
     tournament_changed(tournament.pk, "entries")
     return entry
@@ -933,7 +878,7 @@ def set_chips(entry: Entry, chips: int, *, reason: str, actor=None) -> Entry:
     before = entry.chips
     entry.chips = chips
     entry.save(update_fields=["chips"])
-    record_audit(actor, "entry.set_chips", entry, reason, {"before": before, "after": chips})
+    record_audit(actor, AuditAction.ENTRY_SET_CHIPS, entry, reason, {"before": before, "after": chips})
     tournament_changed(entry.tournament_id, "entries")
     return entry
 
@@ -1025,7 +970,7 @@ def bust_entries(
             )
             record_audit(
                 actor,
-                "entry.bust",
+                AuditAction.ENTRY_BUST,
                 entry,
                 data={
                     "place": entry.place,
@@ -1080,7 +1025,7 @@ def undo_bust(entry: Entry, *, reason: str, chips: int | None = None, actor=None
     entry.busted_at = None
     entry.save(update_fields=["status", "chips", "place", "place_shared_to", "prize", "busted_at"])
     _seat_if_drawn(entry)
-    record_audit(actor, "entry.undo_bust", entry, reason, {**before, "chips": chips})
+    record_audit(actor, AuditAction.ENTRY_UNDO_BUST, entry, reason, {**before, "chips": chips})
     recompute_prizes(tournament)
     tournament_changed(tournament.pk, "entries")
     return entry
@@ -1191,7 +1136,7 @@ def create_structure(
         except ValidationError as exc:
             raise ValidationError({f"levels.{order}.{k}": v for k, v in exc.message_dict.items()}) from exc
         level.save()
-    record_audit(actor, "structure.create", structure)
+    record_audit(actor, AuditAction.STRUCTURE_CREATE, structure)
     return structure
 
 
@@ -1264,7 +1209,7 @@ def color_up(tournament: Tournament, *, actor=None, rng=None, now=None) -> chipr
     tournament.save(update_fields=["chip_denominations", "smallest_chip"])
     record_audit(
         actor,
-        "tournament.color_up",
+        AuditAction.TOURNAMENT_COLOR_UP,
         tournament,
         data={
             "removed": leaving,

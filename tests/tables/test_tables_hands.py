@@ -5,8 +5,8 @@ import pytest
 
 from tables import balancing, services, tasks
 from tables.models import Move, Seat, SeatDraw, Table
+from tournaments.errors import StateError
 from tournaments.models import Entry
-from tournaments.services import StateError
 
 from .conftest import assert_consistent, make_tournament, seated
 

@@ -5,8 +5,8 @@ from django.db import IntegrityError, transaction
 
 from tables import services
 from tables.models import Move, Seat, Table
+from tournaments.errors import RuleError
 from tournaments.models import Entry
-from tournaments.services import RuleError
 
 from .conftest import make_tournament
 

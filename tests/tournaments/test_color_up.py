@@ -6,6 +6,7 @@ import pytest
 
 from tournaments import services
 from tournaments.chiprace import chip_race
+from tournaments.errors import StateError
 from tournaments.models import Entry
 
 from .conftest import entries_of
@@ -53,13 +54,13 @@ def test_color_up_at_a_break_updates_stacks_and_the_smallest_chip(running, staff
     chips = dict(tournament.entries.values_list("pk", "chips"))
     assert all(v % 100 == 0 for v in chips.values())
     assert len(result.winners) == 1  # 25 + 50 + 25 = 100: one new chip raced
-    with pytest.raises(services.StateError, match="already colored up"):
+    with pytest.raises(StateError, match="already colored up"):
         services.color_up(tournament)
 
 
 def test_color_up_refused_outside_a_break(running):
     tournament = running(3, chip_denominations=[25, 100, 500], smallest_chip=25)
-    with pytest.raises(services.StateError, match="only at a break"):
+    with pytest.raises(StateError, match="only at a break"):
         services.color_up(tournament)
 
 

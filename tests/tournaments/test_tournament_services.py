@@ -8,8 +8,9 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 
 from tournaments import services
+from tournaments.audit import record_audit
+from tournaments.errors import RuleError, StateError
 from tournaments.models import AuditEntry, Entry, Player, Tournament
-from tournaments.services import RuleError, StateError
 from tournaments.tasks import advance_clocks
 
 from .conftest import entries_of, zero
@@ -434,9 +435,9 @@ def test_record_audit_names_a_user_or_a_device_and_never_an_anonymous_visitor(ma
     class Tablet:
         label = "Table 3 tablet"
 
-    by_staff = services.record_audit(staff, "test.action", tournament, "why", {"k": 1})
-    by_device = services.record_audit(Tablet(), "test.action", tournament)
-    by_nobody = services.record_audit(AnonymousUser(), "test.action", tournament)
+    by_staff = record_audit(staff, "test.action", tournament, "why", {"k": 1})
+    by_device = record_audit(Tablet(), "test.action", tournament)
+    by_nobody = record_audit(AnonymousUser(), "test.action", tournament)
     assert (by_staff.actor, by_staff.tournament, by_staff.reason, by_staff.data) == (
         staff,
         tournament,
