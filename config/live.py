@@ -1,16 +1,31 @@
-"""The one way services tell the live screens that something changed.
+"""The one way services tell the live screens that something changed (a leaf: it imports no app).
 
-Services call ``tournament_changed`` / ``table_changed`` inside their transaction. That bumps the
-group's version counter in the same transaction (so a snapshot's version and its state commit
-together) and sends a message only after the commit (a rolled-back change is never shown).
-Messages carry no state of their own: the consumers build a versioned snapshot, so a dropped,
-duplicated or reordered message never shows a wrong state (channels-redis drops messages past a
-channel's capacity).
+A service calls ``changed(group, bump=...)`` inside its transaction, usually through its app's
+``tournament_changed`` / ``table_changed``. For each group, once per transaction however many
+services touch it:
+
+- ``bump`` runs at once, in the transaction: it adds one to the version stored on the row the screen
+  shows (``Tournament.version``, ``Table.version``), so a snapshot's version and its state commit
+  together and a crash after the commit can never leave a new state under an old version;
+- one message is sent after the commit (a rolled-back change is never announced).
+
+Messages carry no state: the consumers build a versioned snapshot, so a dropped, duplicated or
+reordered message never shows a wrong state (channels-redis drops messages past a channel's
+capacity; clients ignore any version not newer than the one they show).
 """
+
+from __future__ import annotations
+
+from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+
+from config.on_commit import once_after_commit
+
+STATE_CHANGED = {"type": "state.changed"}
+DEVICE_REVOKED = {"type": "device.revoked"}
 
 
 def tournament_group(tournament_id: int) -> str:
@@ -28,35 +43,17 @@ def device_group(device_id: int) -> str:
     return f"device-{device_id}"
 
 
-def _send_after_commit(group: str, message: dict) -> None:
-    def send():
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(group, message)
-
-    transaction.on_commit(send)
+def send_now(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group, message)
 
 
-def _bump(group: str) -> None:
-    from tournaments.devices import bump_version
-
-    bump_version(group)
-
-
-def tournament_changed(tournament_id: int, what: str = "state") -> None:
-    """Clock, entries, payouts or seating of a tournament changed."""
-    group = tournament_group(tournament_id)
-    _bump(group)
-    _send_after_commit(group, {"type": "state.changed", "what": what})
-
-
-def table_changed(table_id: int, what: str = "state") -> None:
-    """A table's hand, seats or pending moves changed."""
-    group = table_group(table_id)
-    _bump(group)
-    _send_after_commit(group, {"type": "state.changed", "what": what})
+def changed(group: str, *, bump: Callable[[], object] | None = None) -> None:
+    """``group``'s state changed in the current transaction: bump its version once, announce it once."""
+    once_after_commit(("live", group), lambda: send_now(group, STATE_CHANGED), first=bump)
 
 
 def device_revoked(device_id: int) -> None:
-    """Close every open socket of a device whose token was just revoked."""
-    _send_after_commit(device_group(device_id), {"type": "device.revoked"})
+    """Close every open socket of a device whose token was just revoked (after the commit)."""
+    transaction.on_commit(lambda: send_now(device_group(device_id), DEVICE_REVOKED))

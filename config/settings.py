@@ -164,6 +164,8 @@ HEALTHZ_MAX_TICK_AGE = float(os.environ.get("HEALTHZ_MAX_TICK_AGE", "30"))
 CELERY_BEAT_SCHEDULE = {
     # One beat task a second advances every clock that is due, by compare-and-set.
     "advance-clocks": {"task": "tournaments.tasks.advance_clocks", "schedule": 1.0},
+    # Backstops for follow-ups lost between a commit and its on-commit call; both idempotent.
+    "close-hand-for-hand-rounds": {"task": "dealing.tasks.close_hand_for_hand_rounds", "schedule": 1.0},
 }
 
 REST_FRAMEWORK = {

@@ -23,16 +23,17 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from config import live
 from config.errors import ServiceError
 from dealing.engine import positions as engine_positions
 from dealing.engine import seed_commitment, shuffled_deck
 from dealing.engine.errors import RuleError as EngineRuleError
 from dealing.engine.hand import Hand as EngineHand
 from dealing.engine.hand import HandConfig
+from tables.models import table_changed
 from tournaments.audit import AuditAction, record_audit
+from tournaments.models import tournament_changed
 
-from . import runner
+from . import hand_for_hand, runner
 from .models import Hand, HandEvent
 from .seeds import draw_seed
 
@@ -155,11 +156,7 @@ def _check_can_deal(tournament, table) -> None:
     reason = halted_reason(table)
     if reason:
         raise HandConflict(reason, code="table_halted")
-    try:
-        from tournaments.services import hand_for_hand_waiting
-    except ImportError:
-        hand_for_hand_waiting = None
-    reason = hand_for_hand_waiting(table) if hand_for_hand_waiting else None
+    reason = hand_for_hand.waiting_reason(table)
     if reason:
         raise HandConflict(reason, code="hand_for_hand_wait", rule="R8.6")
 
@@ -376,7 +373,7 @@ def start_next_hand(
         )
         hand_started(table)
         _store_snapshot(hand, engine, len(engine.events) - 1)
-        live.table_changed(table.pk, "hand")
+        table_changed(table.pk)
         if engine.done:  # everybody all-in on the blinds: the hand plays itself out
             _finish(hand, engine, actor=actor)
         return hand
@@ -494,7 +491,7 @@ def apply_input(
         )
         end = current + len(new_rows)
         _store_snapshot(hand, engine, end)
-        live.table_changed(hand.table_id, "hand")
+        table_changed(hand.table_id)
         if engine.done:
             _finish(hand, engine, actor=actor)
         return ActionResult(hand, current + 1, end, events=new_rows)
@@ -531,22 +528,11 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
     hand_finished(
         table, button_seat=config["button_seat"], big_blind_seat=config["big_blind_seat"], actor=actor
     )
-    live.table_changed(table.pk, "hand")
-    live.tournament_changed(table.tournament_id, "entries")
+    table_changed(table.pk)
+    tournament_changed(table.tournament_id)
     tournament = table.tournament
     if tournament.hand_for_hand:
-        transaction.on_commit(lambda: _close_hand_for_hand_round(tournament.pk))
-
-
-def _close_hand_for_hand_round(tournament_id: int) -> None:
-    """R8.6: once the last table has finished its hand, close the round now rather than at the next
-    clock tick (idempotent: the ticker may close the same round, only once)."""
-    from tournaments.models import Tournament
-    from tournaments.services import check_hand_for_hand_round
-
-    tournament = Tournament.objects.filter(pk=tournament_id).first()
-    if tournament is not None:
-        check_hand_for_hand_round(tournament)
+        transaction.on_commit(lambda: hand_for_hand.close_round_after_commit(tournament.pk))
 
 
 # ---------------------------------------------------------------- corrections by the floor
@@ -593,7 +579,7 @@ def void_hand(hand: Hand, *, actor, reason: str, device: str = "") -> Hand:
         table = hand.table
         hand_finished(table, button_seat=table.button_seat, big_blind_seat=table.big_blind_seat, actor=actor)
         _record_audit(actor, AuditAction.HAND_VOID, hand, reason, {"hand": hand.label, "seq": seq})
-        live.table_changed(table.pk, "hand")
+        table_changed(table.pk)
         return hand
 
 
@@ -644,5 +630,5 @@ def correct_last_action(hand: Hand, *, actor, reason: str, expected_seq: int, de
             reason,
             {"hand": hand.label, "retracted": retracts, "input": runner.input_of(first.payload)},
         )
-        live.table_changed(hand.table_id, "hand")
+        table_changed(hand.table_id)
         return hand

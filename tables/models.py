@@ -10,6 +10,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from config import live
+
 # R2.7: five hole cards each, five board cards and four burns fit a 52-card deck for at most 8 players.
 MAX_SEATS = 8
 MIN_SEATS = 2
@@ -219,3 +221,12 @@ class Move(models.Model):
 
     def __str__(self):
         return f"{self.entry} -> {self.to_table.number}/{self.to_seat} ({self.reason})"
+
+
+def table_changed(table_id: int) -> None:
+    """A table's hand, seats or moves changed in this transaction: its version goes up once and its
+    tablet hears of it once, after the commit."""
+    live.changed(
+        live.table_group(table_id),
+        bump=lambda: Table.objects.filter(pk=table_id).update(version=F("version") + 1),
+    )

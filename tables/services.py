@@ -17,17 +17,17 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from config import live
+from config.on_commit import once_after_commit
 from tournaments.audit import AuditAction, record_audit
 from tournaments.errors import RuleError, StateError
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry, Tournament, tournament_changed
 
 from . import balancing
-from .models import MAX_SEATS, MIN_SEATS, Move, Seat, SeatDraw, SeatingPlan, Table
+from .models import MAX_SEATS, MIN_SEATS, Move, Seat, SeatDraw, SeatingPlan, Table, table_changed
 
 ACTIVE = Entry.Status.ACTIVE
 
@@ -132,7 +132,7 @@ def _release_busted(tournament: Tournament) -> int:
         seat.entry = None
         seat.waits_for_big_blind = False
         seat.save(update_fields=["entry", "waits_for_big_blind"])
-        live.table_changed(seat.table_id, "seats")
+        table_changed(seat.table_id)
     return len(seats)
 
 
@@ -249,20 +249,23 @@ def _write(
                 "final_redraw": decision.final_redraw,
             },
         )
-        Table.objects.filter(pk__in=changed_tables).update(version=F("version") + 1)
         for pk in sorted(changed_tables):
-            live.table_changed(pk, "seats")
-        live.tournament_changed(tournament.pk, "seating")
+            table_changed(pk)
+        tournament_changed(tournament.pk)
     return [row for row, _m in rows]
 
 
 def _queue_balance(tournament_id: int) -> None:
+    """Queue ``balance_tournament`` once after this transaction commits, however many busts, hands
+    and seat changes in it asked (the task is idempotent, but each run costs a whole-field decision)."""
+
     def queue():
+        # Imported here: the task module imports this one (HackSoft's rule for tasks).
         from .tasks import balance_tournament
 
         balance_tournament.delay(tournament_id)
 
-    transaction.on_commit(queue)
+    once_after_commit(("balance", tournament_id), queue)
 
 
 # ---------------------------------------------------------------- the seat draw (R8.1)
@@ -333,8 +336,8 @@ def draw_seats(tournament: Tournament, rng=None, *, actor=None) -> SeatDraw:
         data={"entries": len(entries), "tables": count, "seed": seed.hex()},
     )
     for table in tables:
-        live.table_changed(table.pk, "seats")
-    live.tournament_changed(tournament.pk, "seating")
+        table_changed(table.pk)
+    tournament_changed(tournament.pk)
     return draw
 
 
@@ -392,8 +395,8 @@ def seat_entry(entry: Entry, *, actor=None, rng=None) -> Seat | None:
         seat,
         data={"entry": entry.pk, "table": table.number, "seat": seat_number, "waits_for_big_blind": waits},
     )
-    live.table_changed(table.pk, "seats")
-    live.tournament_changed(tournament.pk, "seating")
+    table_changed(table.pk)
+    tournament_changed(tournament.pk)
     _queue_balance(tournament.pk)
     return seat
 
@@ -463,16 +466,15 @@ def hand_started(
                 {name: _("Table %(table)s has no seat %(seat)s.") % {"table": table.number, "seat": value}}
             )
     table.hand_in_progress = True
-    fields = ["hand_in_progress", "version"]
+    fields = ["hand_in_progress"]
     if button_seat is not None:
         table.button_seat = button_seat
         fields.append("button_seat")
     if big_blind_seat is not None:
         table.big_blind_seat = big_blind_seat
         fields.append("big_blind_seat")
-    table.version += 1
     table.save(update_fields=fields)
-    live.table_changed(table.pk, "hand")
+    table_changed(table.pk)
     return table
 
 
@@ -496,8 +498,7 @@ def hand_finished(
     table.hand_in_progress = False
     table.button_seat = button_seat
     table.big_blind_seat = big_blind_seat
-    table.version += 1
-    table.save(update_fields=["hand_in_progress", "button_seat", "big_blind_seat", "version"])
+    table.save(update_fields=["hand_in_progress", "button_seat", "big_blind_seat"])
     if big_blind_seat is not None:
         # The player who waited for the big blind has posted it (R8.1).
         Seat.objects.filter(table=table, number=big_blind_seat).update(waits_for_big_blind=False)
@@ -507,14 +508,14 @@ def hand_finished(
     plan = snapshot.plan
     decision = snapshot.field.decide() if not plan.review_moves else balancing.Decision()
     rows = _write(snapshot, decision, actor=actor, completed=done, dropped=dropped)
-    live.table_changed(table.pk, "hand")
+    table_changed(table.pk)
     _queue_balance(tournament.pk)
     return [row for row in rows if row.status == Move.Status.DONE]
 
 
 @transaction.atomic
-def after_bust(tournament: Tournament) -> None:
-    """Players busted: free their seats now and balance once the bust is committed (R8.3)."""
+def release_and_rebalance(tournament: Tournament) -> None:
+    """Players busted: free their seats now and balance once the bust is committed (R8.3, R8.8)."""
     tournament = _lock(tournament)
     _release_busted(tournament)
     _queue_balance(tournament.pk)
@@ -658,7 +659,7 @@ def move_entry(entry: Entry, to_table: Table, to_seat: int, *, reason: str, acto
             current.entry = None
             current.waits_for_big_blind = False
             current.save(update_fields=["entry", "waits_for_big_blind"])
-            live.table_changed(current.table_id, "seats")
+            table_changed(current.table_id)
         target.entry = entry
         target.waits_for_big_blind = waits
         target.seated_at = now
@@ -678,8 +679,8 @@ def move_entry(entry: Entry, to_table: Table, to_seat: int, *, reason: str, acto
             "from": [current.table.number, current.number] if current else None,
         },
     )
-    live.table_changed(to_table.pk, "seats")
-    live.tournament_changed(tournament.pk, "seating")
+    table_changed(to_table.pk)
+    tournament_changed(tournament.pk)
     return move
 
 
@@ -696,7 +697,7 @@ def lock_seat(seat: Seat, *, reason: str, actor=None) -> Seat:
     seat.lock_reason = reason.strip()[:200]
     seat.save(update_fields=["locked", "lock_reason"])
     record_audit(actor, AuditAction.TABLES_LOCK_SEAT, seat, reason=reason)
-    live.table_changed(seat.table_id, "seats")
+    table_changed(seat.table_id)
     return seat
 
 
@@ -708,7 +709,7 @@ def unlock_seat(seat: Seat, *, actor=None) -> Seat:
     seat.lock_reason = ""
     seat.save(update_fields=["locked", "lock_reason"])
     record_audit(actor, AuditAction.TABLES_UNLOCK_SEAT, seat)
-    live.table_changed(seat.table_id, "seats")
+    table_changed(seat.table_id)
     _queue_balance(seat.table.tournament_id)
     return seat
 
@@ -729,9 +730,9 @@ def acknowledge_move(move: Move, *, actor=None) -> Move:
     move.acknowledged_at = timezone.now()
     move.save(update_fields=["status", "acknowledged_at"])
     record_audit(actor, AuditAction.TABLES_ACKNOWLEDGE_MOVE, move)
-    live.table_changed(move.to_table_id, "moves")
+    table_changed(move.to_table_id)
     if move.from_table_id:
-        live.table_changed(move.from_table_id, "moves")
+        table_changed(move.from_table_id)
     return move
 
 
@@ -761,7 +762,7 @@ def set_break_order(tournament: Tournament, numbers: list[int], *, actor=None) -
         active[number].break_order = len(numbers) - i
     Table.objects.bulk_update(active.values(), ["break_order"])
     record_audit(actor, AuditAction.TABLES_BREAK_ORDER, tournament, data={"order": numbers})
-    live.tournament_changed(tournament.pk, "seating")
+    tournament_changed(tournament.pk)
     return sorted(active.values(), key=lambda t: -t.break_order)
 
 
@@ -784,7 +785,7 @@ def update_plan(tournament: Tournament, *, actor=None, **fields) -> SeatingPlan:
     plan.full_clean()
     plan.save()
     record_audit(actor, AuditAction.TABLES_PLAN, tournament, data={k: v for k, v in fields.items()})
-    live.tournament_changed(tournament.pk, "seating")
+    tournament_changed(tournament.pk)
     _queue_balance(tournament.pk)
     return plan
 

@@ -10,8 +10,7 @@ Each device acts through a service account (no password, never staff), so hand e
 audit record name it; revoking deactivates it.
 
 Also here: the DRF authentication class and permissions that let a dealer tablet use the dealing
-API for its own table only; ``ScreenVersion``, the per-group counter that versions every live
-snapshot (``config.live`` bumps it inside the changing transaction); the clock screens'
+API for its own table only; the clock screens'
 ``Announcement`` banner and the tablets' ``FloorCall``; and ``demo_links`` for ``serve --demo``.
 """
 
@@ -23,16 +22,17 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, models, transaction
-from django.db.models import F
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 from rest_framework.permissions import BasePermission
 
+from config import live
+
 from .audit import AuditAction, record_audit
-from .models import Tournament
+from .models import Tournament, tournament_changed
 
 PAIRING_CODE_MINUTES = 5
 # Letters and digits that cannot be confused with each other when read off a screen.
@@ -140,17 +140,6 @@ class PairingCode(models.Model):
         verbose_name_plural = _("pairing codes")
 
 
-class ScreenVersion(models.Model):
-    """The version of one live group's state: bumped in every transaction that changes it."""
-
-    group = models.CharField(max_length=100, unique=True)
-    version = models.PositiveBigIntegerField(default=0)
-
-    class Meta:
-        verbose_name = _("screen version")
-        verbose_name_plural = _("screen versions")
-
-
 class Announcement(models.Model):
     """The banner on the clock screen. The latest active one is shown."""
 
@@ -187,30 +176,6 @@ class FloorCall(models.Model):
         ordering = ["-called_at", "-id"]
         verbose_name = _("floor call")
         verbose_name_plural = _("floor calls")
-
-
-# --- versions -------------------------------------------------------------------------------------
-
-
-def bump_version(group: str) -> None:
-    """Count one change of ``group``; visible to readers only when the caller's transaction commits."""
-    if ScreenVersion.objects.filter(group=group).update(version=F("version") + 1):
-        return
-    try:
-        with transaction.atomic():
-            ScreenVersion.objects.create(group=group, version=1)
-    except IntegrityError:  # created meanwhile by another transaction
-        ScreenVersion.objects.filter(group=group).update(version=F("version") + 1)
-
-
-def current_version(*groups: str) -> int:
-    """The version of a snapshot built from these groups: read *before* the state it describes.
-
-    A sum of counters that only grow is itself growing, so a newer snapshot always carries a larger
-    number; reading it first means the state is never older than its version claims.
-    """
-    rows = ScreenVersion.objects.filter(group__in=groups).values_list("version", flat=True)
-    return int(sum(rows))
 
 
 # --- pairing --------------------------------------------------------------------------------------
@@ -323,8 +288,6 @@ def redeem_pairing_code(code: str, *, label: str = "") -> tuple[Device, str]:
 
 def revoke_device(device: Device, *, actor=None, reason: str = "") -> Device:
     """Refuse the device's token from now on and close its open sockets (after commit)."""
-    from config import live
-
     with transaction.atomic():
         device = Device.objects.select_for_update().get(pk=device.pk)
         if device.revoked_at is None:
@@ -350,9 +313,7 @@ def _audit(actor, action: str, device: Device, reason: str = "", data: dict | No
 
 
 def _devices_changed(device: Device) -> None:
-    from config import live
-
-    live.tournament_changed(device.tournament_id, "devices")
+    tournament_changed(device.tournament_id)
 
 
 def device_for_token(token: str | None, *, touch: bool = False) -> Device | None:
@@ -385,8 +346,6 @@ def device_from_cookies(cookies: dict, kind: str, object_id: int) -> Device | No
 
 def call_floor(table, *, actor=None, device_label: str = "") -> FloorCall:
     """A table asks for a floor person. A second press while one is open changes nothing."""
-    from config import live
-
     with transaction.atomic():
         open_call = (
             FloorCall.objects.select_for_update().filter(table=table, answered_at__isnull=True).first()
@@ -402,14 +361,14 @@ def call_floor(table, *, actor=None, device_label: str = "") -> FloorCall:
             table,
             device_label=device_label,
         )
-        live.tournament_changed(table.tournament_id, "floor")
-        live.table_changed(table.pk, "floor")
+        tournament_changed(table.tournament_id)
+        from tables.models import table_changed
+
+        table_changed(table.pk)
     return call
 
 
 def answer_floor_call(call: FloorCall, *, actor=None) -> FloorCall:
-    from config import live
-
     with transaction.atomic():
         call = FloorCall.objects.select_for_update().get(pk=call.pk)
         if call.answered_at is None:
@@ -417,8 +376,10 @@ def answer_floor_call(call: FloorCall, *, actor=None) -> FloorCall:
             call.answered_by = actor if getattr(actor, "pk", None) else None
             call.save(update_fields=["answered_at", "answered_by"])
             record_audit(call.answered_by, AuditAction.FLOOR_ANSWERED, call.table)
-            live.tournament_changed(call.tournament_id, "floor")
-            live.table_changed(call.table_id, "floor")
+            tournament_changed(call.tournament_id)
+            from tables.models import table_changed
+
+            table_changed(call.table_id)
     return call
 
 

@@ -8,7 +8,10 @@ computes everything else from them.
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models import F
 from django.utils.translation import gettext_lazy as _
+
+from config import live
 
 
 class Game(models.TextChoices):
@@ -133,6 +136,8 @@ class Tournament(models.Model):
     paused_at = models.DateTimeField(_("paused at"), null=True, blank=True)
     remaining_when_paused = models.FloatField(_("seconds remaining when paused"), null=True, blank=True)
     clock_version = models.PositiveBigIntegerField(_("clock version"), default=0)
+    # The live screens' version of everything a clock screen shows (``tournament_changed``).
+    version = models.PositiveBigIntegerField(_("screen version"), default=0, editable=False)
     hand_for_hand = models.BooleanField(_("hand-for-hand"), default=False)
     # A clock the director had paused stays paused when hand-for-hand ends.
     paused_before_hand_for_hand = models.BooleanField(_("paused before hand-for-hand"), default=False)
@@ -238,6 +243,15 @@ class AuditEntry(models.Model):
     def __str__(self):
         who = self.actor or self.device_label or "-"
         return f"{self.at:%Y-%m-%d %H:%M:%S} {who} {self.action} {self.target}"
+
+
+def tournament_changed(tournament_id: int) -> None:
+    """Clock, entries, payouts or seating of a tournament changed in this transaction: its screen
+    version goes up once and its screens hear of it once, after the commit."""
+    live.changed(
+        live.tournament_group(tournament_id),
+        bump=lambda: Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1),
+    )
 
 
 from .devices import Device, PairingCode  # noqa: E402,F401

@@ -32,7 +32,7 @@ from .devices import (
     revoke_device,
 )
 from .errors import TournamentError
-from .models import AuditEntry, Entry, Player, Tournament
+from .models import AuditEntry, Entry, Player, Tournament, tournament_changed
 
 DEVICE_COOKIE_MAX_AGE = 365 * 24 * 3600
 ICM_MAX_PLAYERS = 12
@@ -303,8 +303,6 @@ def console_clock(request, tournament_id: int, action: str):
 def console_announce(request, tournament_id: int):
     from django.db import transaction
 
-    from config import live
-
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     text = request.POST.get("text", "").strip()
     with transaction.atomic():
@@ -317,7 +315,7 @@ def console_announce(request, tournament_id: int):
         from .audit import AuditAction, record_audit
 
         record_audit(request.user, AuditAction.ANNOUNCEMENT, tournament, data={"text": text})
-        live.tournament_changed(tournament.pk, "announcement")
+        tournament_changed(tournament.pk)
     return _back(request, tournament, "clock")
 
 

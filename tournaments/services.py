@@ -18,15 +18,16 @@ from django.db.models import F, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from config.live import tournament_changed
 from dealing.engine import seed_commitment
+from tables import services as tables_services
+from tables.models import Seat, Table
 
 from . import chiprace
 from . import clock as clockmath
 from . import payouts as payoutmath
 from .audit import AuditAction, record_audit
 from .errors import RuleError, StateError
-from .models import Betting, BlindStructure, Entry, Level, Player, Tournament
+from .models import Betting, BlindStructure, Entry, Level, Player, Tournament, tournament_changed
 
 MAX_CHIPS = 10**12
 MAX_STACK = 10**9
@@ -173,7 +174,7 @@ def _structure_changed(tournament, actor, action, target, data=None):
     if tournament is not None:
         # Durations feed the clock: every screen must recompute.
         Tournament.objects.filter(pk=tournament.pk).update(clock_version=F("clock_version") + 1)
-        tournament_changed(tournament.pk, "structure")
+        tournament_changed(tournament.pk)
 
 
 def _plain(value):
@@ -304,11 +305,7 @@ def open_registration(tournament: Tournament, *, actor=None) -> Tournament:
 
 
 def seated_count(tournament: Tournament) -> int:
-    """Players in a seat; before the tables app has seats, the active entries."""
-    try:
-        from tables.models import Seat  # the tables app is optional here
-    except ImportError:
-        return tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    """Players in a seat."""
     return Seat.objects.filter(
         table__tournament=tournament, entry__isnull=False, entry__status=Entry.Status.ACTIVE
     ).count()
@@ -390,7 +387,7 @@ def place_late_registration_busts(tournament: Tournament, now: datetime | None =
         data={"places": {e.pk: e.place for e in pending}},
     )
     recompute_prizes(tournament)
-    tournament_changed(tournament.pk, "entries")
+    tournament_changed(tournament.pk)
     return len(pending)
 
 
@@ -451,7 +448,7 @@ def _store_clock(tournament: Tournament, new: clockmath.Clock, now: datetime, **
         tournament.status = Status.ON_BREAK if is_break else Status.RUNNING
     tournament.clock_version += 1
     tournament.save()
-    tournament_changed(tournament.pk, "clock")
+    tournament_changed(tournament.pk)
     place_late_registration_busts(tournament, now)
 
 
@@ -582,7 +579,7 @@ def set_hand_for_hand(tournament, on: bool, *, actor=None, now=None):
 def hand_for_hand_round_finished(tournament, *, now=None, actor=None, round_started_at=None) -> Tournament:
     """Every table finished its hand-for-hand hand: the clock loses that round's time, at most 2 min (R8.6).
 
-    The ticker calls this when it sees the round complete (``check_hand_for_hand_round``), passing the
+    The ticker calls this when it sees the round complete (``dealing.hand_for_hand``), passing the
     round start it saw, so a second ticker that saw the same round changes nothing; the director can
     also call it (API ``clock/hand-for-hand-round/``).
     """
@@ -609,69 +606,6 @@ def hand_for_hand_round_finished(tournament, *, now=None, actor=None, round_star
     )
 
 
-def _hand_for_hand_round(tournament: Tournament):
-    """(tables in play, hands of this round) or None when the tables or dealing apps are absent."""
-    try:
-        from dealing.models import Hand
-        from tables.models import Seat, Table
-    except ImportError:
-        return None
-    tables = set(
-        Seat.objects.filter(
-            table__tournament=tournament, table__status=Table.Status.ACTIVE, entry__status=Entry.Status.ACTIVE
-        )
-        .values("table_id")
-        .annotate(players=models.Count("id"))
-        .filter(players__gte=2)
-        .values_list("table_id", flat=True)
-    )
-    hands = Hand.objects.filter(
-        table__tournament=tournament, started_at__gte=tournament.hand_for_hand_round_started_at
-    )
-    return tables, hands.exclude(status=Hand.Status.VOIDED), Hand
-
-
-def hand_for_hand_waiting(table) -> str | None:
-    """R8.6: during hand-for-hand a table that has dealt its hand of this round waits for the others.
-
-    Returns the reason to wait, or None when the table may deal. The dealing service asks this before
-    a new hand.
-    """
-    tournament = Tournament.objects.get(pk=table.tournament_id)
-    if not tournament.hand_for_hand or tournament.hand_for_hand_round_started_at is None:
-        return None
-    found = _hand_for_hand_round(tournament)
-    if found is None:
-        return None
-    _tables, hands, _Hand = found
-    if hands.filter(table_id=table.pk).exists():
-        return str(_("Hand-for-hand: wait until every table has finished this hand (R8.6)."))
-    return None
-
-
-def check_hand_for_hand_round(tournament: Tournament) -> bool:
-    """When every table in play has finished its hand of the round, close the round (R8.6).
-
-    The round's time runs from its start to the moment the last table finished, so the result does
-    not depend on when the ticker looks. Returns whether a round was closed.
-    """
-    started = tournament.hand_for_hand_round_started_at
-    if not tournament.hand_for_hand or started is None:
-        return False
-    found = _hand_for_hand_round(tournament)
-    if found is None:
-        return False
-    tables, hands, Hand = found
-    if not tables or hands.filter(status=Hand.Status.RUNNING).exists():
-        return False
-    finished = hands.filter(status=Hand.Status.FINISHED)
-    if not tables <= set(finished.values_list("table_id", flat=True)):
-        return False
-    ended = finished.aggregate(last=models.Max("finished_at"))["last"] or timezone.now()
-    hand_for_hand_round_finished(tournament, now=max(ended, started), round_started_at=started)
-    return True
-
-
 def advance_clock(tournament: Tournament, now: datetime | None = None) -> bool:
     """Write levels that elapsed into the stored clock, by compare-and-set on ``clock_version``.
 
@@ -696,7 +630,7 @@ def advance_clock(tournament: Tournament, now: datetime | None = None) -> bool:
             clock_version=F("clock_version") + 1,
         )
         if updated:
-            tournament_changed(tournament.pk, "clock")
+            tournament_changed(tournament.pk)
             fresh = Tournament.objects.select_for_update().get(pk=tournament.pk)
             place_late_registration_busts(fresh, now)
     return bool(updated)
@@ -734,25 +668,16 @@ def registration_open(tournament: Tournament, now: datetime | None = None) -> bo
 
 def _seat_if_drawn(entry: Entry) -> None:
     """A late entry gets a seat at once (R8.1) when the tables are already drawn."""
-    try:
-        from tables.models import Table
-        from tables.services import seat_entry
-    except ImportError:
-        return
-    from tables.models import Seat
-
     if (
         Table.objects.filter(tournament=entry.tournament).exists()
         and not Seat.objects.filter(entry=entry).exists()
     ):
-        seat_entry(entry)
+        tables_services.seat_entry(entry)
 
 
 def _not_in_a_hand(entry: Entry) -> None:
     """Chips change only between hands: the dealing service writes each stack back when the hand
     ends, so a rebuy, add-on or recount made while the player's table is mid-hand would be lost."""
-    from tables.models import Seat
-
     seat = Seat.objects.select_related("table").filter(entry=entry, table__hand_in_progress=True).first()
     if seat is not None:
         raise StateError(
@@ -760,15 +685,6 @@ def _not_in_a_hand(entry: Entry) -> None:
             % {"entry": entry, "table": seat.table.number},
             code="in_a_hand",
         )
-
-
-def _queue_balance(tournament: Tournament) -> None:
-    """After a bust the tables are rebalanced (R8.3); the task is idempotent, so queueing twice is harmless."""
-    try:
-        from tables.tasks import balance_tournament
-    except ImportError:
-        return
-    transaction.on_commit(lambda: balance_tournament.delay(tournament.pk))
 
 
 @transaction.atomic
@@ -803,7 +719,7 @@ def register(tournament: Tournament, player: Player, *, actor=None, now=None) ->
     _seat_if_drawn(entry)
     record_audit(actor, AuditAction.ENTRY_REENTER if entries else AuditAction.ENTRY_REGISTER, entry)
     recompute_prizes(tournament)
-    tournament_changed(tournament.pk, "entries")
+    tournament_changed(tournament.pk)
     return entry
 
 
@@ -834,7 +750,7 @@ def rebuy(entry: Entry, *, actor=None, now=None) -> Entry:
     entry.save(update_fields=["chips", "rebuys"])
     record_audit(actor, AuditAction.ENTRY_REBUY, entry, data={"chips": entry.chips})
     recompute_prizes(tournament)
-    tournament_changed(tournament.pk, "entries")
+    tournament_changed(tournament.pk)
     return entry
 
 
@@ -856,7 +772,7 @@ def addon(entry: Entry, *, actor=None, now=None) -> Entry:
     entry.save(update_fields=["chips", "addon_taken"])
     record_audit(actor, AuditAction.ENTRY_ADDON, entry, data={"chips": entry.chips})
     recompute_prizes(tournament)
-    tournament_changed(tournament.pk, "entries")
+    tournament_changed(tournament.pk)
     return entry
 
 
@@ -879,7 +795,7 @@ def set_chips(entry: Entry, chips: int, *, reason: str, actor=None) -> Entry:
     entry.chips = chips
     entry.save(update_fields=["chips"])
     record_audit(actor, AuditAction.ENTRY_SET_CHIPS, entry, reason, {"before": before, "after": chips})
-    tournament_changed(entry.tournament_id, "entries")
+    tournament_changed(entry.tournament_id)
     return entry
 
 
@@ -987,8 +903,8 @@ def bust_entries(
         _finish(tournament, remaining, now)
     else:
         recompute_prizes(tournament)
-        tournament_changed(tournament.pk, "entries")
-        _queue_balance(tournament)
+        tournament_changed(tournament.pk)
+        tables_services.release_and_rebalance(tournament)
     return [pair[0] for pair in pairs]
 
 
@@ -1027,7 +943,7 @@ def undo_bust(entry: Entry, *, reason: str, chips: int | None = None, actor=None
     _seat_if_drawn(entry)
     record_audit(actor, AuditAction.ENTRY_UNDO_BUST, entry, reason, {**before, "chips": chips})
     recompute_prizes(tournament)
-    tournament_changed(tournament.pk, "entries")
+    tournament_changed(tournament.pk)
     return entry
 
 
@@ -1166,25 +1082,20 @@ def color_up(tournament: Tournament, *, actor=None, rng=None, now=None) -> chipr
     staying = [chip for chip in denominations if chip not in leaving]
     if not staying:
         raise StateError(_("A color-up cannot take every chip out of play."), code="no_chips_left")
-    try:
-        from tables.models import Seat, Table
-    except ImportError:
-        seat_order = {}
-    else:
-        if Table.objects.filter(tournament=tournament, hand_in_progress=True).exists():
-            raise StateError(
-                _("A hand is still running: color up when every table has finished."),
-                code="hand_running",
-                rule="R8.7",
-            )
-        seat_order = {
-            entry_id: i
-            for i, entry_id in enumerate(
-                Seat.objects.filter(table__tournament=tournament, entry__isnull=False)
-                .order_by("table__number", "number")
-                .values_list("entry_id", flat=True)
-            )
-        }
+    if Table.objects.filter(tournament=tournament, hand_in_progress=True).exists():
+        raise StateError(
+            _("A hand is still running: color up when every table has finished."),
+            code="hand_running",
+            rule="R8.7",
+        )
+    seat_order = {
+        entry_id: i
+        for i, entry_id in enumerate(
+            Seat.objects.filter(table__tournament=tournament, entry__isnull=False)
+            .order_by("table__number", "number")
+            .values_list("entry_id", flat=True)
+        )
+    }
     entries = sorted(
         tournament.entries.select_for_update().filter(status=Entry.Status.ACTIVE),
         key=lambda e: (seat_order.get(e.pk, len(seat_order)), e.pk),
@@ -1218,5 +1129,5 @@ def color_up(tournament: Tournament, *, actor=None, rng=None, now=None) -> chipr
             "saved": result.saved,
         },
     )
-    tournament_changed(tournament.pk, "entries")
+    tournament_changed(tournament.pk)
     return result

@@ -1,7 +1,7 @@
 """What the live screens are sent: the one place that decides what is public.
 
 Every payload is built here from the database, field by field (never by dumping a model), with a
-version read *before* the state (see ``tournaments.devices.current_version``). Clock and table
+version read *before* the state (``Tournament.version``, ``Table.version``). Clock and table
 payloads are public: they never carry hole cards that are not shown, seeds or the deck.
 ``PRIVATE_KEYS`` names what must never appear; the tests walk every payload type for it.
 
@@ -15,8 +15,6 @@ import time
 
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
-
-from config import live
 
 from .models import Tournament
 
@@ -174,10 +172,13 @@ def clock_data(tournament: Tournament) -> dict:
     }
 
 
-def clock_snapshot(tournament_id: int) -> dict:
-    from .devices import current_version
+def tournament_version(tournament_id: int) -> int:
+    return Tournament.objects.values_list("version", flat=True).get(pk=tournament_id)
 
-    version = current_version(live.tournament_group(tournament_id))
+
+def clock_snapshot(tournament_id: int) -> dict:
+    # The version is read before the state, so the state is never older than its version claims.
+    version = tournament_version(tournament_id)
     tournament = Tournament.objects.select_related("structure").get(pk=tournament_id)
     return envelope("clock", version, clock_data(tournament))
 
@@ -223,9 +224,7 @@ def devices_summary(tournament: Tournament) -> list[dict]:
 
 
 def director_snapshot(tournament_id: int) -> dict:
-    from .devices import current_version
-
-    version = current_version(live.tournament_group(tournament_id))
+    version = tournament_version(tournament_id)
     tournament = Tournament.objects.select_related("structure").get(pk=tournament_id)
     data = clock_data(tournament)
     data["tables"] = tables_summary(tournament)
@@ -280,9 +279,9 @@ def hand_for_hand_wait(table) -> str:
     services decide; a table in the middle of its hand is not waiting)."""
     if table.hand_in_progress:
         return ""
-    from .services import hand_for_hand_waiting
+    from dealing.hand_for_hand import waiting_reason
 
-    return hand_for_hand_waiting(table) or ""
+    return waiting_reason(table) or ""
 
 
 def _move_payload(move, table) -> dict:
@@ -347,10 +346,9 @@ def table_data(table) -> dict:
 def table_snapshot(table_id: int) -> dict:
     from tables.models import Table
 
-    from .devices import current_version
-
-    table = Table.objects.select_related("tournament").get(pk=table_id)
-    version = current_version(live.table_group(table_id), live.tournament_group(table.tournament_id))
+    # The table's version plus its tournament's (a level change or hand-for-hand changes the tablet
+    # too): a sum of counters that only grow, read before the state it describes.
+    version = sum(Table.objects.values_list("version", "tournament__version").get(pk=table_id))
     table = Table.objects.select_related("tournament__structure").get(pk=table_id)
     return envelope("table", version, table_data(table))
 

@@ -11,8 +11,10 @@ import logging
 from celery import shared_task
 from django.utils import timezone
 
+from config.health import record_tick
+
 from .models import Tournament
-from .services import advance_clock, check_hand_for_hand_round
+from .services import advance_clock
 
 logger = logging.getLogger(__name__)
 
@@ -33,19 +35,5 @@ def advance_clocks() -> int:
                 changed += 1
         except Exception:  # one broken tournament must not stop every other clock
             logger.exception("advancing the clock of tournament %s failed", tournament.pk)
-    # Hand-for-hand keeps the clock paused; rounds close as the last table finishes its hand (R8.6).
-    for tournament in Tournament.objects.filter(
-        status__in=[Tournament.Status.RUNNING, Tournament.Status.ON_BREAK], hand_for_hand=True
-    ):
-        try:
-            if check_hand_for_hand_round(tournament):
-                changed += 1
-        except Exception:
-            logger.exception("closing the hand-for-hand round of tournament %s failed", tournament.pk)
-    try:
-        from config.health import record_tick
-    except ImportError:  # the health check is optional
-        pass
-    else:
-        record_tick()
+    record_tick()
     return changed

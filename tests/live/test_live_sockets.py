@@ -8,6 +8,7 @@ from django.test import Client
 from config.asgi import application
 from tests.live.conftest import make_tournament
 from tournaments.devices import DeviceKind, create_pairing_code, redeem_pairing_code, revoke_device
+from tournaments.models import tournament_changed
 from tournaments.snapshots import find_private_keys
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -293,8 +294,6 @@ async def test_a_seat_move_shows_on_both_tablets_until_the_dealer_acknowledges_i
 
 
 async def test_a_burst_of_changes_is_sent_as_one_snapshot_of_the_latest_version():
-    from config import live
-
     tournament, _ = await setup()
     device, token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
     ws = await connect(f"/ws/tournaments/{tournament.pk}/clock/", cookie_header(device, token))
@@ -302,7 +301,7 @@ async def test_a_burst_of_changes_is_sent_as_one_snapshot_of_the_latest_version(
 
     def burst():
         for _ in range(8):
-            live.tournament_changed(tournament.pk)  # each in its own (autocommit) transaction
+            tournament_changed(tournament.pk)  # each in its own (autocommit) transaction
 
     await database_sync_to_async(burst)()
     received = [await ws.receive_json_from(timeout=2)]

@@ -42,7 +42,7 @@ def bust(entry):
     Entry.objects.filter(pk=entry.pk).update(chips=0)
     entry.refresh_from_db()
     bust_entries(entry.tournament, [(entry, 100)])
-    services.after_bust(entry.tournament)
+    services.release_and_rebalance(entry.tournament)
     # What the queued balance_tournament task does once the bust is committed (tests run inside a
     # transaction that never commits, so on_commit callbacks do not fire here).
     return services.balance(entry.tournament)

@@ -48,7 +48,7 @@ def bust_and_balance(entry_id):
     Entry.objects.filter(pk=entry_id).update(chips=0)
     entry.refresh_from_db()
     bust_entries(entry.tournament, [(entry, 50)])
-    services.after_bust(entry.tournament)
+    services.release_and_rebalance(entry.tournament)
     services.balance(entry.tournament)
 
 

@@ -182,7 +182,7 @@ def test_balance_task_runs_after_a_bust_is_committed(rng, django_capture_on_comm
     services.draw_seats(tournament, rng)
     bust_seats(tournament, 1, 2)
     with django_capture_on_commit_callbacks(execute=True):
-        services.after_bust(tournament)
+        services.release_and_rebalance(tournament)
     assert inline_tasks == [tournament.pk]
     assert sorted(len(v) for v in seated(tournament).values()) == [7, 7]
     assert tasks.balance_tournament(tournament.pk) == 0  # run again: nobody moves twice
@@ -195,7 +195,7 @@ def test_review_mode_only_suggests(rng, django_capture_on_commit_callbacks, inli
     services.update_plan(tournament, review_moves=True)
     bust_seats(tournament, 1, 2)
     with django_capture_on_commit_callbacks(execute=True):
-        services.after_bust(tournament)
+        services.release_and_rebalance(tournament)
     assert sorted(len(v) for v in seated(tournament).values()) == [6, 8]
     assert len(services.suggested_moves(tournament)) == 1
     assert len(services.balance(tournament)) == 1

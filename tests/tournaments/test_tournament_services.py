@@ -7,6 +7,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from dealing.hand_for_hand import waiting_reason
+from dealing.tasks import close_hand_for_hand_rounds
 from tournaments import services
 from tournaments.audit import record_audit
 from tournaments.errors import RuleError, StateError
@@ -480,15 +482,15 @@ def test_ticker_closes_a_hand_for_hand_round_when_every_table_finished_R8_6(
     left = tournament.remaining_when_paused
     _hand(first, 1, "finished", timezone.now())
     running_hand = _hand(second, 1, "running")
-    assert services.hand_for_hand_waiting(first) is not None  # dealt its hand: waits for table 2
-    assert advance_clocks() == 0  # table 2 is still playing
+    assert waiting_reason(first) is not None  # dealt its hand: waits for table 2
+    assert close_hand_for_hand_rounds() == 0  # table 2 is still playing
     running_hand.status, running_hand.finished_at = "finished", timezone.now()
     running_hand.save()
-    assert advance_clocks() == 1
-    assert advance_clocks() == 0  # the same round is closed once
+    assert close_hand_for_hand_rounds() == 1
+    assert close_hand_for_hand_rounds() == 0  # the same round is closed once
     tournament.refresh_from_db()
     assert tournament.remaining_when_paused == pytest.approx(left - lost, abs=3)
-    assert services.hand_for_hand_waiting(first) is None  # the next round may be dealt
+    assert waiting_reason(first) is None  # the next round may be dealt
 
 
 def test_busts_during_late_registration_are_placed_when_it_closes_R8_8(running):

@@ -1,0 +1,58 @@
+"""``once_after_commit``: run a follow-up once after the current transaction commits, however many
+services in it asked for the same one (a leaf: it imports no app).
+
+The first ask in a transaction queues the call with Django's ``transaction.on_commit``; later asks
+with the same key find it still queued and do nothing. A key is remembered per database connection
+(so per thread), next to Django's own list of on-commit callbacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+
+from django.db import DEFAULT_DB_ALIAS, transaction
+
+
+def _still_queued(connection, entry) -> bool:
+    """Whether a queued call is still waiting for this transaction's commit.
+
+    ``entry`` is (the callback, its index in Django's on-commit list): O(1) in a transaction that
+    touches a thousand tables. After a commit the list is empty; after a rolled-back savepoint Django
+    drops that savepoint's callbacks and the list shifts, so this says no and the caller queues again
+    (a spare follow-up is harmless: every one of them is idempotent).
+    """
+    callback, index = entry
+    if not connection.in_atomic_block:
+        return False
+    queued = connection.run_on_commit
+    return index < len(queued) and queued[index][1] is callback
+
+
+def once_after_commit(
+    key: Hashable,
+    func: Callable[[], object],
+    *,
+    first: Callable[[], object] | None = None,
+    using: str = DEFAULT_DB_ALIAS,
+) -> bool:
+    """Queue ``func`` after the commit unless the same ``key`` is already queued in this transaction.
+
+    ``first``, when given, runs at once (inside the transaction) only for the first ask: e.g. bumping
+    a version that must commit with the change. Returns whether this call queued anything.
+    """
+    connection = transaction.get_connection(using)
+    pending = connection.__dict__.setdefault("once_after_commit", {})
+    entry = pending.get(key)
+    if entry is not None and _still_queued(connection, entry):
+        return False
+    if first is not None:
+        first()
+
+    def run():
+        if pending.get(key, (None,))[0] is run:
+            del pending[key]
+        func()
+
+    pending[key] = (run, len(connection.run_on_commit))
+    transaction.on_commit(run, using=using)
+    return True
