@@ -9,6 +9,6 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
-from config.routing import websocket_application  # noqa: E402
+from screens.routing import websocket_application  # noqa: E402
 
 application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application})

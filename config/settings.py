@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "tournaments",
     "tables",
     "dealing",
+    "screens",
 ]
 
 MIDDLEWARE = [
@@ -166,6 +167,7 @@ CELERY_BEAT_SCHEDULE = {
     "advance-clocks": {"task": "tournaments.tasks.advance_clocks", "schedule": 1.0},
     # Backstops for follow-ups lost between a commit and its on-commit call; both idempotent.
     "close-hand-for-hand-rounds": {"task": "dealing.tasks.close_hand_for_hand_rounds", "schedule": 1.0},
+    "balance-tournaments": {"task": "tables.tasks.balance_running_tournaments", "schedule": 15.0},
 }
 
 REST_FRAMEWORK = {
@@ -173,8 +175,8 @@ REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.BasicAuthentication",
-        # Paired dealer tablets: "Authorization: Device <token>" (tournaments.devices).
-        "tournaments.devices.DeviceTokenAuthentication",
+        # Paired dealer tablets: "Authorization: Device <token>" (screens.auth).
+        "screens.auth.DeviceTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "EXCEPTION_HANDLER": "config.api.exception_handler",

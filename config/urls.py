@@ -14,5 +14,5 @@ urlpatterns = [
     path("api/", include("tournaments.api_urls")),
     path("api/", include("tables.api_urls")),
     path("api/", include("dealing.api_urls")),
-    path("", include("tournaments.urls")),
+    path("", include("screens.urls")),
 ]

@@ -1,7 +1,7 @@
 """Who may do what with hands: the one place that decides it.
 
 Writes (start a hand, act, enter cards) need authenticated staff or the dealer tablet paired to
-that table (device tokens of ``tournaments.devices``); corrections need a floor person. Seeing the
+that table (device tokens of the screens app, through ``request.auth.may_operate_table``); corrections need a floor person. Seeing the
 secret parts of a hand in progress (seed, deck order, unshown hole cards) needs the
 ``dealing.view_deck`` permission (the deck-prep role); everyone else only ever gets the public view.
 """
@@ -9,10 +9,14 @@ secret parts of a hand in progress (seed, deck order, unshown hole cards) needs 
 from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
+from config.permissions import is_staff
+
+from .models import Hand
+
 
 def can_operate(user) -> bool:
     """May run hands at a table (dealer, floor, director)."""
-    return bool(user and user.is_authenticated and user.is_staff)
+    return is_staff(user)
 
 
 def can_correct(user) -> bool:
@@ -25,13 +29,29 @@ def can_view_deck(user) -> bool:
     return bool(user and user.is_authenticated and user.has_perm("dealing.view_deck"))
 
 
-def tablet_on_its_table(request, view) -> bool:
-    """A paired dealer tablet (``Authorization: Device <token>``) acting at its own table."""
+def request_table_id(request, view) -> int | None:
+    """The table a dealing API request is about: the hand in the URL (``pk``), a ``table_id`` in the
+    URL, or ``table`` in the body (deal the next hand)."""
+    kwargs = getattr(view, "kwargs", {}) or {}
+    if "table_id" in kwargs:
+        return int(kwargs["table_id"])
+    if "pk" in kwargs:
+        return Hand.objects.filter(pk=kwargs["pk"]).values_list("table_id", flat=True).first()
+    table = request.data.get("table") if hasattr(request, "data") and isinstance(request.data, dict) else None
     try:
-        from tournaments.devices import TabletOnItsTablePermission
-    except ImportError:  # the live screens' device pairing is optional here
-        return False
-    return TabletOnItsTablePermission().has_permission(request, view)
+        return int(table) if table is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
+def tablet_on_its_table(request, view) -> bool:
+    """A paired dealer tablet (``Authorization: Device <token>``) acting at its own table.
+
+    The device behind ``request.auth`` answers ``may_operate_table``; this app does not need to
+    know what a device is (the screens app, above it, does).
+    """
+    may_operate_table = getattr(getattr(request, "auth", None), "may_operate_table", None)
+    return bool(may_operate_table is not None and may_operate_table(request_table_id(request, view)))
 
 
 class DealingPermission(BasePermission):

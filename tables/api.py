@@ -10,11 +10,11 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
-from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Conflict, error_responses
+from config.permissions import IsStaffOrReadOnly
 from tournaments.models import Entry, Tournament
 
 from . import services
@@ -45,13 +45,8 @@ def errors(*codes):
     return error_responses(DESCRIBED, *codes)
 
 
-class DirectorOrReadOnly(BasePermission):
+class DirectorOrReadOnly(IsStaffOrReadOnly):
     message = _("Only tournament staff may change the seating.")
-
-    def has_permission(self, request, view):
-        if request.method in SAFE_METHODS:
-            return True
-        return bool(request.user and request.user.is_authenticated and request.user.is_staff)
 
 
 def _tables(tournament):

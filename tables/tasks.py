@@ -21,3 +21,15 @@ def balance_tournament(tournament_id: int) -> int:
     if services.seating_plan(tournament).review_moves:
         return 0  # the director applies the suggested moves
     return len(services.balance(tournament))
+
+
+@shared_task(name="tables.tasks.balance_running_tournaments", ignore_result=True)
+def balance_running_tournaments() -> int:
+    """Beat's backstop: a rebalance queued after a commit can be lost (a worker killed between the
+    commit and the queueing); balancing every running tournament now and then repairs that."""
+    moved = 0
+    for pk in Tournament.objects.filter(
+        status__in=[Tournament.Status.RUNNING, Tournament.Status.ON_BREAK]
+    ).values_list("pk", flat=True):
+        moved += balance_tournament(pk)
+    return moved

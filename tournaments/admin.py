@@ -129,15 +129,3 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
-
-
-def _register_the_rest():
-    """Models added to this app elsewhere (paired devices in tournaments/devices.py) get a plain admin."""
-    from django.apps import apps
-
-    for model in apps.get_app_config("tournaments").get_models():
-        if not admin.site.is_registered(model):
-            admin.site.register(model)
-
-
-_register_the_rest()

@@ -14,21 +14,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Unprocessable, error_responses
+from config.permissions import IsStaffOrReadOnly as StaffOrReadOnly
 
 from . import icm, services
 from . import serializers as s
 from .models import BlindStructure, Entry, Level, Player, Tournament
 
 
-class IsStaffOrReadOnly(permissions.BasePermission):
-    """Anyone may read; only staff (the director's team) may change anything."""
-
+class IsStaffOrReadOnly(StaffOrReadOnly):
     message = _("Only tournament staff can change this.")
-
-    def has_permission(self, request, view):
-        if request.method in permissions.SAFE_METHODS:
-            return True
-        return bool(request.user and request.user.is_authenticated and request.user.is_staff)
 
 
 DESCRIBED = {

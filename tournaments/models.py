@@ -252,6 +252,3 @@ def tournament_changed(tournament_id: int) -> None:
         live.tournament_group(tournament_id),
         bump=lambda: Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1),
     )
-
-
-from .devices import Device, PairingCode  # noqa: E402,F401

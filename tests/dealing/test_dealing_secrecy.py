@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from dealing.engine import shuffled_deck
 from dealing.models import Hand
-from tournaments.devices import create_pairing_code, redeem_pairing_code
+from screens.pairing import create_pairing_code, redeem_pairing_code
 
 from .conftest import Tablet, make_tournament, play_out
 
@@ -158,7 +158,7 @@ def test_a_voided_hand_reveals_its_seed_but_a_running_one_never_does(api, floor)
 def test_nothing_secret_leaks_at_any_point_of_a_hand(api):
     """RULES 7.6 street by street: the public hand, its events and the tablet's socket snapshot never
     carry the seed, a hole card, a burn or the rest of the deck until the hand is over."""
-    from tournaments.snapshots import table_snapshot
+    from screens.snapshots import table_snapshot
 
     from .conftest import call_down
 

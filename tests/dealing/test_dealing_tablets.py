@@ -4,8 +4,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from dealing.models import HandEvent
+from screens.pairing import create_pairing_code, redeem_pairing_code
 from tables.models import Seat, Table
-from tournaments.devices import create_pairing_code, redeem_pairing_code
 from tournaments.models import Entry, Player
 
 from .conftest import make_tournament
@@ -55,7 +55,7 @@ def test_tablet_acts_at_its_own_table_only(api, staff):
 @pytest.mark.django_db
 def test_a_clock_screen_and_a_revoked_tablet_cannot_run_hands(api, staff):
     """A clock device only reads; a revoked tablet's token is refused at once. Nothing changes."""
-    from tournaments.devices import revoke_device
+    from screens.pairing import revoke_device
 
     from .conftest import world
 

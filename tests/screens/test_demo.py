@@ -3,8 +3,8 @@
 import pytest
 from django.contrib.auth import authenticate
 
+from screens.demo import load_demo
 from tournaments import services
-from tournaments.demo import load_demo
 
 pytestmark = pytest.mark.django_db
 
@@ -19,8 +19,7 @@ def test_demo_is_a_running_hilo_tournament_with_a_director_who_can_sign_in():
     assert state.running and state.level_index == 1
     user = authenticate(username=demo.username, password=demo.password)
     assert user is not None and user.is_staff
-    if demo.seated:
-        assert services.seated_count(tournament) == 24
+    assert services.seated_count(tournament) == 24
     again = load_demo()
     assert not again.created and again.tournament.pk == tournament.pk
     assert authenticate(username="director", password=demo.password) is None  # a fresh password each time

@@ -10,7 +10,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_serve_prints_the_urls_and_runs_daphne_with_the_ticker(monkeypatch):
-    import daphne.server
+    from screens.management.commands import serve
 
     ran = {}
 
@@ -22,7 +22,7 @@ def test_serve_prints_the_urls_and_runs_daphne_with_the_ticker(monkeypatch):
         def run(self):
             ran["ticker"] = any(t.name == "clock-ticker" and t.is_alive() for t in threading.enumerate())
 
-    monkeypatch.setattr(daphne.server, "Server", FakeServer)
+    monkeypatch.setattr(serve, "Server", FakeServer)
     out = io.StringIO()
     call_command("serve", "--demo", "--port", "8123", stdout=out)
     text = out.getvalue()
@@ -32,10 +32,13 @@ def test_serve_prints_the_urls_and_runs_daphne_with_the_ticker(monkeypatch):
     assert ran["ticker"]
 
 
-def test_the_ticker_calls_advance_clocks_until_stopped(monkeypatch):
-    from tournaments import tasks
-    from tournaments.management.commands import serve
+def test_the_ticker_runs_every_beat_task_until_stopped(monkeypatch):
+    from django.conf import settings
 
+    from screens.management.commands import serve
+
+    # The one-machine ticker runs exactly what Celery beat runs in production.
+    assert [name for name, _task, _period in serve.beat_tasks()] == list(settings.CELERY_BEAT_SCHEDULE)
     stop = threading.Event()
     calls = []
 
@@ -44,6 +47,6 @@ def test_the_ticker_calls_advance_clocks_until_stopped(monkeypatch):
         if len(calls) == 3:
             stop.set()
 
-    monkeypatch.setattr(tasks, "advance_clocks", tick)
+    monkeypatch.setattr(serve, "beat_tasks", lambda: [("advance-clocks", tick, 0.0)])
     serve.run_ticker(stop, interval=0.01)
     assert len(calls) == 3

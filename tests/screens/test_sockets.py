@@ -6,10 +6,11 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
-from tests.live.conftest import make_tournament
-from tournaments.devices import DeviceKind, create_pairing_code, redeem_pairing_code, revoke_device
+from screens.models import DeviceKind
+from screens.pairing import create_pairing_code, redeem_pairing_code, revoke_device
+from screens.snapshots import find_private_keys
+from tests.screens.conftest import make_tournament
 from tournaments.models import tournament_changed
-from tournaments.snapshots import find_private_keys
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

@@ -16,14 +16,16 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Conflict
-from tournaments.devices import (
-    DeviceKind,
-    DeviceTokenAuthentication,
-    StaffOrTableDevicePermission,
-    actor_and_device,
-    call_floor,
-    device_from_cookies,
-)
+from config.permissions import is_staff
+from tables import services as tables_services
+from tables.models import Move, Table
+from tournaments.errors import TournamentError
+
+from ..auth import DeviceTokenAuthentication, actor_and_device
+from ..floor import call_floor
+from ..models import DeviceKind
+from ..pairing import device_from_cookies
+from ..permissions import StaffOrTableDevicePermission
 
 
 def tablet_labels() -> dict:
@@ -89,12 +91,9 @@ def tablet_labels() -> dict:
 
 
 def tablet(request, table_id: int):
-    from tables.models import Table
-
     table = get_object_or_404(Table.objects.select_related("tournament"), pk=table_id)
     device = device_from_cookies(request.COOKIES, DeviceKind.TABLET, table.pk)
-    staff = request.user.is_authenticated and request.user.is_staff
-    if device is None and not staff:
+    if device is None and not is_staff(request.user):
         return render(
             request, "pair.html", {"reason": _("This tablet is not paired for this table.")}, status=403
         )
@@ -127,8 +126,6 @@ class TabletView(APIView):
     permission_classes = [StaffOrTableDevicePermission]
 
     def table(self, table_id):
-        from tables.models import Table
-
         table = Table.objects.filter(pk=table_id).first()
         if table is None:
             raise NotFound(gettext_lazy("No such table."))
@@ -159,17 +156,13 @@ class AcknowledgeMoveView(TabletView):
         },
     )
     def post(self, request, table_id, move_id):
-        from tables import services
-        from tables.models import Move
-        from tournaments.errors import TournamentError
-
         table = self.table(table_id)
         move = Move.objects.filter(pk=move_id).first()
         if move is None or table.pk not in (move.to_table_id, move.from_table_id):
             raise NotFound(gettext_lazy("No such move at this table."))
         actor, _device = actor_and_device(request)
         try:
-            move = services.acknowledge_move(move, actor=actor)
+            move = tables_services.acknowledge_move(move, actor=actor)
         except TournamentError as exc:
             raise Conflict(str(exc)) from None
         return Response({"move": move.pk, "status": move.status})

@@ -1,8 +1,8 @@
-"""Pages: the clock screen, pairing, the director console.
+"""The director console: one tournament's clock, entries, seating, payouts, hands and devices.
 
-Server-rendered; the live parts are filled in by small scripts from the WebSocket snapshots. The
-console's buttons post plain forms to thin views that call the services, then come back to the page
-(post/redirect/get); a refused change is shown as a message naming the problem and changes nothing.
+Server-rendered; its panels are refreshed live from the director socket's snapshots. Buttons post
+plain forms to thin views that call the services, then come back to the page (post/redirect/get); a
+refused change is shown as a message naming the problem and changes nothing.
 """
 
 from __future__ import annotations
@@ -11,132 +11,30 @@ import segno
 from django.contrib import messages
 from django.contrib.auth.decorators import user_passes_test
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponseRedirect
+from django.db import transaction
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .devices import (
-    Announcement,
-    Device,
-    DeviceKind,
-    FloorCall,
-    PairingError,
-    answer_floor_call,
-    create_pairing_code,
-    device_for_token,
-    device_from_cookies,
-    redeem_pairing_code,
-    revoke_device,
-)
-from .errors import TournamentError
-from .models import AuditEntry, Entry, Player, Tournament, tournament_changed
+from config.permissions import is_staff
+from dealing import histories
+from dealing.models import Hand
+from dealing.verification import verify_hand
+from tables.models import Move, Table
+from tournaments import icm, services
+from tournaments.errors import TournamentError
+from tournaments.models import AuditEntry, Entry, Player, Tournament
 
-DEVICE_COOKIE_MAX_AGE = 365 * 24 * 3600
-ICM_MAX_PLAYERS = 12
+from ..floor import answer_floor_call, set_announcement
+from ..models import Announcement, Device, DeviceKind, FloorCall
+from ..pairing import PairingError, create_pairing_code, revoke_device
+from .clock import clock_labels
 
 # The console is for active staff; anyone else is sent to the sign-in page.
-staff_member_required = user_passes_test(lambda u: u.is_active and u.is_staff, login_url="login")
-
-
-def clock_labels() -> dict:
-    """Everything the clock script writes on screen, translated."""
-    return {
-        "level": _("Level"),
-        "break": _("Break"),
-        "blinds": _("Blinds"),
-        "ante": _("Ante"),
-        "bb_ante": _("BB ante"),
-        "bets": _("Bets"),
-        "next": _("Next"),
-        "next_break": _("Next break in"),
-        "players": _("Players"),
-        "entries": _("Entries"),
-        "average": _("Average stack"),
-        "pool": _("Prize pool"),
-        "paused": _("PAUSED"),
-        "not_started": _("Starting soon"),
-        "last_level": _("Last level"),
-        "color_up": _("Color-up: %(chips)s chips leave play"),
-        "chip_race": _("Chip race at the end of the break"),
-        "hand_for_hand": _("HAND FOR HAND"),
-        "seed_commitment": _("Seed commitment"),
-        "offline": _("Reconnecting…"),
-        "revoked": _("This screen was unpaired by the director."),
-        "unauthorized": _("This screen is not paired."),
-        "payouts": _("Payouts"),
-        "sound_on": _("Tap to turn sound on"),
-    }
-
-
-def _set_device_cookie(response, request, device: Device, token: str):
-    response.set_cookie(
-        device.cookie_name,
-        token,
-        max_age=DEVICE_COOKIE_MAX_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=request.is_secure(),
-    )
-    return response
-
-
-def _is_staff(request) -> bool:
-    return request.user.is_authenticated and request.user.is_staff
-
-
-# --- public pages ---------------------------------------------------------------------------------
-
-
-def home(request):
-    if _is_staff(request):
-        return redirect("console-list")
-    return render(request, "home.html")
-
-
-def clock_screen(request, tournament_id: int):
-    tournament = get_object_or_404(Tournament, pk=tournament_id)
-    device = device_from_cookies(request.COOKIES, DeviceKind.CLOCK, tournament.pk)
-    if device is None and not _is_staff(request):
-        return render(
-            request, "pair.html", {"reason": _("This screen is not paired for this tournament.")}, status=403
-        )
-    return render(
-        request,
-        "clock.html",
-        {
-            "tournament": tournament,
-            "ws_path": f"/ws/tournaments/{tournament.pk}/clock/",
-            "labels": clock_labels(),
-        },
-    )
-
-
-def pair(request, code: str = ""):
-    """A screen enters (or scans) a pairing code and becomes a paired device."""
-    error = None
-    if request.method == "POST":
-        code = request.POST.get("code", "")
-        try:
-            device, token = redeem_pairing_code(code, label=request.POST.get("label", ""))
-        except PairingError as exc:
-            error = exc.message
-        else:
-            return _set_device_cookie(HttpResponseRedirect(device.screen_path()), request, device, token)
-    return render(request, "pair.html", {"code": code, "error": error}, status=400 if error else 200)
-
-
-def demo_screen(request, token: str):
-    """Demo links (``serve --demo``): a demo device's token opens its screen already paired."""
-    device = device_for_token(token)
-    if device is None or not device.is_demo:
-        raise Http404(_("This demo link is not valid (or the device was revoked)."))
-    return _set_device_cookie(HttpResponseRedirect(device.screen_path()), request, device, token)
-
-
-# --- the director console -------------------------------------------------------------------------
+staff_member_required = user_passes_test(is_staff, login_url="login")
 
 
 @staff_member_required
@@ -161,21 +59,18 @@ def _error_text(exc) -> str:
 
 
 def _service_errors():
-
     return (TournamentError, ValidationError)
 
 
 def _payouts(tournament: Tournament) -> tuple[list[dict], list[dict]]:
     """Prizes by place, and each remaining player's ICM value when few are left."""
-    from . import icm, services
-
     table = services.payout_table(tournament)
     active = list(
         tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player").order_by("-chips")
     )
     rows = []
     equities = []
-    if active and table and len(active) <= ICM_MAX_PLAYERS:
+    if active and table and len(active) <= icm.MAX_PLAYERS:
         # ICM is exponential in the field: offered once the field is down to about a table and a half.
         try:
             equities = icm.equities([e.chips for e in active], table[: len(active)])
@@ -191,11 +86,6 @@ def _payouts(tournament: Tournament) -> tuple[list[dict], list[dict]]:
 
 @staff_member_required
 def console(request, tournament_id: int):
-    from dealing.models import Hand
-    from tables.models import Move, Table
-
-    from . import services
-
     tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=tournament_id)
     levels = list(tournament.structure.levels.order_by("order"))
     entries = tournament.entries.select_related("player").order_by("status", "place", "player__name")
@@ -228,6 +118,7 @@ def console(request, tournament_id: int):
             "payouts": payouts,
             "prize_pool": services.prize_pool(tournament),
             "icm_rows": icm_rows,
+            "icm_max_players": icm.MAX_PLAYERS,
             "devices": devices,
             "audit": audit,
             "announcement": Announcement.objects.filter(tournament=tournament, active=True).first(),
@@ -261,8 +152,6 @@ CLOCK_ACTIONS = {
 @staff_member_required
 @require_POST
 def console_clock(request, tournament_id: int, action: str):
-    from . import services
-
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     if action not in CLOCK_ACTIONS:
         raise Http404(_("No such clock action."))
@@ -301,30 +190,17 @@ def console_clock(request, tournament_id: int, action: str):
 @staff_member_required
 @require_POST
 def console_announce(request, tournament_id: int):
-    from django.db import transaction
-
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    text = request.POST.get("text", "").strip()
-    with transaction.atomic():
-        Announcement.objects.filter(tournament=tournament, active=True).update(active=False)
-        if text:
-            if len(text) > 300:
-                messages.error(request, _("An announcement has at most 300 characters."))
-                return _back(request, tournament, "clock")
-            Announcement.objects.create(tournament=tournament, text=text, created_by=request.user)
-        from .audit import AuditAction, record_audit
-
-        record_audit(request.user, AuditAction.ANNOUNCEMENT, tournament, data={"text": text})
-        tournament_changed(tournament.pk)
+    try:
+        set_announcement(tournament, request.POST.get("text", ""), actor=request.user)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
     return _back(request, tournament, "clock")
 
 
 @staff_member_required
 @require_POST
 def console_register(request, tournament_id: int):
-    from django.db import transaction
-
-    from . import services
 
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     name = request.POST.get("name", "").strip()
@@ -350,9 +226,6 @@ def console_register(request, tournament_id: int):
 @require_POST
 def console_bust(request, tournament_id: int, entry_id: int):
     """A director's manual bust-out (hands bust players themselves; this is the floor's correction)."""
-    from django.db import transaction
-
-    from . import services
 
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
@@ -373,8 +246,6 @@ def console_bust(request, tournament_id: int, entry_id: int):
 @staff_member_required
 @require_POST
 def console_pair(request, tournament_id: int):
-    from tables.models import Table
-
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     kind = request.POST.get("kind", "")
     table = None
@@ -418,10 +289,6 @@ def console_answer_floor(request, tournament_id: int, call_id: int):
 @staff_member_required
 def console_hand(request, tournament_id: int, hand_id: int):
     """One hand's history and its verification (RULES section 7), for the director."""
-    from dealing import histories
-    from dealing.models import Hand
-    from dealing.verification import verify_hand
-
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     hand = get_object_or_404(Hand.objects.select_related("table"), pk=hand_id, table__tournament=tournament)
     history = histories.hand_history(hand, "text") if hand.is_over else ""

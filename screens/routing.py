@@ -6,8 +6,7 @@ from channels.routing import URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 from django.urls import path
 
-from tables.consumers import TableConsumer
-from tournaments.consumers import ClockConsumer, DirectorConsumer
+from .consumers import ClockConsumer, DirectorConsumer, TableConsumer
 
 websocket_urlpatterns: list = [
     path("ws/tournaments/<int:tournament_id>/clock/", ClockConsumer.as_asgi()),

@@ -6,17 +6,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.live.conftest import make_tournament
-from tournaments.devices import (
-    Device,
-    DeviceKind,
-    FloorCall,
-    PairingCode,
-    create_pairing_code,
-    demo_links,
-    redeem_pairing_code,
-    revoke_device,
-)
+from screens.demo import demo_links
+from screens.models import Device, DeviceKind, FloorCall, PairingCode
+from screens.pairing import create_pairing_code, redeem_pairing_code, revoke_device
+from tests.screens.conftest import make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -108,7 +101,7 @@ def test_console_shows_every_panel_and_its_buttons_drive_the_services(client, to
     messages = [str(m) for m in client.get(f"/console/{tournament.pk}/").context["messages"]]
     assert any("not paused" in m for m in messages)
     client.post(f"/console/{tournament.pk}/announce/", {"text": "Dinner break at level 6"})
-    from tournaments.snapshots import clock_snapshot
+    from screens.snapshots import clock_snapshot
 
     assert clock_snapshot(tournament.pk)["data"]["announcement"] == "Dinner break at level 6"
 
@@ -161,7 +154,7 @@ def test_tablet_api_takes_the_device_token_for_its_own_table_only(client):
 def test_no_payload_carries_hole_cards_seeds_or_the_deck():
     """RULES 7.6: clock, console and table payloads are public, whatever the hand's state."""
     from dealing import services as dealing
-    from tournaments.snapshots import (
+    from screens.snapshots import (
         PRIVATE_KEYS,
         clock_snapshot,
         director_snapshot,
@@ -194,7 +187,7 @@ def test_dealing_api_permission_lets_a_tablet_act_only_on_its_own_tables_hands()
     from rest_framework.views import APIView
 
     from dealing import services as dealing
-    from tournaments.devices import TabletOnItsTablePermission
+    from dealing.permissions import tablet_on_its_table
 
     tournament = make_tournament(players=12)
     first, second = tournament.tables.order_by("number")
@@ -211,7 +204,7 @@ def test_dealing_api_permission_lets_a_tablet_act_only_on_its_own_tables_hands()
         view = APIView()
         view.kwargs = kwargs
         request = view.initialize_request(request)
-        return TabletOnItsTablePermission().has_permission(request, view)
+        return tablet_on_its_table(request, view)
 
     assert not allowed(tablet, {"pk": hand.pk})  # a hand at another table
     assert allowed(tablet, {}, {"table": first.pk})  # deal the next hand at its own table
@@ -262,8 +255,8 @@ def test_console_hand_page_shows_the_history_and_verifies_the_seed(client, staff
 def test_hand_for_hand_tablet_waits_after_its_hand_until_every_table_has_played():
     """R8.6: a table that finished its hand of the round is told to wait; the others are not."""
     from dealing import services as dealing
+    from screens.snapshots import table_snapshot
     from tournaments import services
-    from tournaments.snapshots import table_snapshot
 
     tournament = make_tournament(players=12)
     first, second = tournament.tables.order_by("number")
@@ -277,8 +270,8 @@ def test_hand_for_hand_tablet_waits_after_its_hand_until_every_table_has_played(
 
 def test_console_bust_out_places_the_player_and_updates_the_field(client, staff):
     """R8.8: a player out of chips gets the place of the number of players left."""
+    from screens.snapshots import clock_snapshot
     from tournaments.models import Entry
-    from tournaments.snapshots import clock_snapshot
 
     tournament = make_tournament(players=6)
     client.force_login(staff)
@@ -320,7 +313,7 @@ def test_console_registration_and_bad_input_are_reported_and_change_nothing(clie
 
 def test_console_forms_with_a_malformed_id_say_so_and_change_nothing(client, staff):
     """A tampered form (a player or table that is not an id) is reported, never a server error."""
-    from tournaments.devices import PairingCode
+    from screens.models import PairingCode
 
     tournament = make_tournament(players=2, start=False)
     client.force_login(staff)

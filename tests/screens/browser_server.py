@@ -1,6 +1,6 @@
 """The server the browser tests drive: a file SQLite database with the test data, served by daphne.
 
-Run as ``python -m tests.live.browser_server DB_PATH PORT``: migrates, writes the data, prints one
+Run as ``python -m tests.screens.browser_server DB_PATH PORT``: migrates, writes the data, prints one
 JSON line describing it, then serves HTTP and WebSockets (static files included) until killed.
 No clock ticker runs, so a clock screen that moves on does so by itself. Not collected by pytest.
 """
@@ -42,8 +42,8 @@ def main(db_path: str, port: int) -> None:
     from django.core.management import call_command
 
     from dealing.engine import seed_commitment
-    from tests.live.conftest import make_tournament
-    from tournaments.devices import Announcement
+    from screens.models import Announcement
+    from tests.screens.conftest import make_tournament
 
     call_command("migrate", interactive=False, verbosity=0)
     get_user_model().objects.create_user(

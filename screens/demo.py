@@ -1,7 +1,6 @@
 """The demo loaded by ``manage.py serve --demo``: a Courchevel Hi/Lo tournament in progress.
 
-24 players registered, seated by the tables app's draw when it is installed, the clock running in
-level 2 with stacks spread as after some play, and a staff user "director" with a fresh password
+24 players registered and seated by the draw, the clock running in level 2 with stacks spread as after some play, and a staff user "director" with a fresh password
 (printed by ``serve``). Loading it again reuses the unfinished demo tournament and only resets the
 director's password.
 """
@@ -16,9 +15,16 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
-from . import services
-from .models import BlindStructure, Player, Tournament
+from tables.models import Table
+from tables.services import draw_seats
+from tournaments import services
+from tournaments.models import BlindStructure, Level, Player, Tournament
+from tournaments.structures import install_templates
+
+from .models import DeviceKind
+from .pairing import devices_changed, new_device
 
 DEMO_NAME = "Courchevel Hi/Lo Demo"
 DEMO_PLAYERS = [
@@ -55,7 +61,6 @@ class Demo:
     username: str
     password: str
     created: bool
-    seated: bool
 
 
 def _director() -> tuple[str, str]:
@@ -68,15 +73,9 @@ def _director() -> tuple[str, str]:
     return user.username, password
 
 
-def _draw(tournament: Tournament) -> bool:
-    try:
-        from tables.models import Table
-        from tables.services import draw_seats
-    except ImportError:
-        return False
+def _draw(tournament: Tournament) -> None:
     if not Table.objects.filter(tournament=tournament).exists():
         draw_seats(tournament)
-    return True
 
 
 @transaction.atomic
@@ -84,11 +83,9 @@ def load_demo() -> Demo:
     username, password = _director()
     existing = Tournament.objects.filter(name=DEMO_NAME).exclude(status=Tournament.Status.FINISHED).first()
     if existing is not None:
-        return Demo(existing, username, password, created=False, seated=_draw(existing))
+        _draw(existing)
+        return Demo(existing, username, password, created=False)
     # The shipped templates come with a data migration; put back any that were deleted since.
-    from .models import Level
-    from .structures import install_templates
-
     install_templates(BlindStructure, Level)
     template = BlindStructure.objects.get(name="Regular - Pot Limit", is_template=True)
     tournament = services.create_tournament(
@@ -111,7 +108,7 @@ def load_demo() -> Demo:
     for name in DEMO_PLAYERS:
         player, _created = Player.objects.get_or_create(name=name)
         services.register(tournament, player)
-    seated = _draw(tournament)
+    _draw(tournament)
     services.start_tournament(tournament)
     # In progress: level 1 is over and level 2 has been running for a few minutes.
     tournament.refresh_from_db()
@@ -121,7 +118,7 @@ def load_demo() -> Demo:
     tournament.started_at = timezone.now() - timedelta(minutes=23)
     tournament.save(update_fields=["started_at"])
     _earlier_hands(tournament)
-    return Demo(tournament, username, password, created=True, seated=seated)
+    return Demo(tournament, username, password, created=True)
 
 
 def _earlier_hands(tournament: Tournament) -> None:
@@ -133,3 +130,32 @@ def _earlier_hands(tournament: Tournament) -> None:
         swing = rng.randrange(0, 56) * 250
         services.set_chips(winner, winner.chips + swing, reason="demo: earlier hands")
         services.set_chips(loser, loser.chips - swing, reason="demo: earlier hands")
+
+
+def demo_links(tournament: Tournament, base_url: str) -> list[tuple[str, str]]:
+    """Demo only: pair a clock screen and every table's tablet, and return labelled links that open
+    them already paired. Each link carries its device token, so it is never offered outside a demo."""
+    base = base_url.rstrip("/")
+    links = []
+    with transaction.atomic():
+        device, token = new_device(
+            kind=DeviceKind.CLOCK, tournament=tournament, table=None, label=str(_("Demo clock")), is_demo=True
+        )
+        links.append((str(_("Clock screen")), f"{base}/screen/{token}/"))
+        tables = Table.objects.filter(tournament=tournament).order_by("number")
+        for table in tables:
+            if table.status == Table.Status.BROKEN:
+                continue
+            device, token = new_device(
+                kind=DeviceKind.TABLET,
+                tournament=tournament,
+                table=table,
+                label=str(_("Demo tablet, table %(number)s") % {"number": table.number}),
+                is_demo=True,
+            )
+            links.append(
+                (str(_("Table %(number)s tablet") % {"number": table.number}), f"{base}/screen/{token}/")
+            )
+        devices_changed(device)
+    links.append((str(_("Director console")), f"{base}/console/{tournament.pk}/"))
+    return links

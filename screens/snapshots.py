@@ -16,7 +16,17 @@ import time
 from django.db.models import Count, Q, Sum
 from django.utils import timezone
 
-from .models import Tournament
+from dealing import services as dealing_services
+from dealing.hand_for_hand import waiting_reason
+from dealing.models import Hand
+from tables.models import Move, Table
+from tables.services import halted_reason
+from tournaments import clock
+from tournaments.clock import ClockError
+from tournaments.models import Tournament
+from tournaments.services import level_for_next_hand, payout_table, prize_pool
+
+from .models import Announcement, Device, FloorCall
 
 # Keys that must never appear in a clock, table or console payload.
 PRIVATE_KEYS = frozenset(
@@ -76,8 +86,6 @@ def schedule_payload(levels: list) -> list[dict]:
 
 def clock_payload(tournament: Tournament, levels: list | None = None) -> dict:
     """The stored clock as a screen needs it: state at ``now`` plus "level ends at"."""
-    from . import clock
-
     levels = _levels(tournament) if levels is None else levels
     if not levels:
         return {
@@ -110,8 +118,6 @@ def clock_payload(tournament: Tournament, levels: list | None = None) -> dict:
 
 def _money(tournament: Tournament) -> dict:
     """Prize pool and payouts, as the tournaments services compute them."""
-    from .services import payout_table, prize_pool
-
     return {
         "prize_pool": prize_pool(tournament),
         "payouts": [
@@ -138,8 +144,6 @@ def field_payload(tournament: Tournament) -> dict:
 
 
 def announcement_text(tournament: Tournament) -> str:
-    from .devices import Announcement
-
     latest = Announcement.objects.filter(tournament=tournament, active=True).first()
     return latest.text if latest else ""
 
@@ -187,8 +191,6 @@ def clock_snapshot(tournament_id: int) -> dict:
 
 
 def tables_summary(tournament: Tournament) -> list[dict]:
-    from tables.models import Table
-
     rows = []
     for table in Table.objects.filter(tournament=tournament).order_by("number"):
         seats = list(table.seat_set.select_related("entry__player").order_by("number"))
@@ -208,8 +210,6 @@ def tables_summary(tournament: Tournament) -> list[dict]:
 
 
 def devices_summary(tournament: Tournament) -> list[dict]:
-    from .devices import Device
-
     return [
         {
             "id": d.pk,
@@ -229,8 +229,6 @@ def director_snapshot(tournament_id: int) -> dict:
     data = clock_data(tournament)
     data["tables"] = tables_summary(tournament)
     data["devices"] = devices_summary(tournament)
-    from .devices import FloorCall
-
     data["floor_calls"] = [
         {"id": c.pk, "table": c.table.number, "called_at": _ms(c.called_at)}
         for c in FloorCall.objects.filter(tournament=tournament, answered_at__isnull=True).select_related(
@@ -245,9 +243,6 @@ def director_snapshot(tournament_id: int) -> dict:
 
 def current_level_payload(tournament: Tournament) -> dict | None:
     """The level the next hand is dealt at (R8.2), as the tournaments services decide it."""
-    from .clock import ClockError
-    from .services import level_for_next_hand
-
     try:
         level = level_for_next_hand(tournament)
     except ClockError:  # a structure without levels of play: the tablet shows no level
@@ -260,8 +255,6 @@ def hand_payload(hand) -> dict | None:
     seed, no deck, no burns), its last event number (the tablet's ``expected_seq``) and commitment."""
     if hand is None:
         return None
-    from dealing import services as dealing_services
-
     view = dealing_services.snapshot(hand)["public"]
     return {
         "id": hand.pk,
@@ -279,8 +272,6 @@ def hand_for_hand_wait(table) -> str:
     services decide; a table in the middle of its hand is not waiting)."""
     if table.hand_in_progress:
         return ""
-    from dealing.hand_for_hand import waiting_reason
-
     return waiting_reason(table) or ""
 
 
@@ -299,12 +290,6 @@ def _move_payload(move, table) -> dict:
 
 
 def table_data(table) -> dict:
-    from dealing.models import Hand
-    from tables.models import Move
-    from tables.services import halted_reason
-
-    from .devices import FloorCall
-
     tournament = table.tournament
     seats = [
         {
@@ -344,8 +329,6 @@ def table_data(table) -> dict:
 
 
 def table_snapshot(table_id: int) -> dict:
-    from tables.models import Table
-
     # The table's version plus its tournament's (a level change or hand-for-hand changes the tablet
     # too): a sum of counters that only grow, read before the state it describes.
     version = sum(Table.objects.values_list("version", "tournament__version").get(pk=table_id))

@@ -1,35 +1,58 @@
 """``manage.py serve``: the whole service on one machine.
 
-Migrates, optionally loads the demo, starts the in-process clock ticker (the same
-``advance_clocks`` function Celery beat runs in production, once a second) and serves HTTP and
-WebSockets with daphne, static files included.
+Migrates, optionally loads the demo, starts the in-process ticker (the tasks Celery beat runs in
+production, ``CELERY_BEAT_SCHEDULE``, each at its period) and serves HTTP and WebSockets with
+daphne, static files included.
 """
 
 import logging
 import threading
+import time
 
+from daphne.endpoints import build_endpoint_description_strings
+from daphne.server import Server
+from django.conf import settings
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
+from config.celery import app as celery_app
+from screens.demo import demo_links, load_demo
+
 logger = logging.getLogger(__name__)
 
 
-def run_ticker(stop: threading.Event, interval: float = 1.0) -> None:
-    from tournaments.tasks import advance_clocks
+def beat_tasks() -> list[tuple[str, object, float]]:
+    """(name, task, period in seconds) for every entry of the beat schedule."""
+    celery_app.loader.import_default_modules()
+    return [
+        (name, celery_app.tasks[entry["task"]], float(entry["schedule"]))
+        for name, entry in settings.CELERY_BEAT_SCHEDULE.items()
+    ]
 
+
+def run_ticker(stop: threading.Event, interval: float = 1.0) -> None:
+    """Beat's job on one machine: each task at its period. Every task is idempotent, so a late or
+    repeated tick changes nothing twice."""
+    tasks = beat_tasks()
+    due = dict.fromkeys((name for name, _task, _period in tasks), 0.0)
     while not stop.wait(interval):
-        try:
-            advance_clocks()
-        except Exception:  # a bad tick must not stop the clock for good: log it and tick again
-            logger.exception("clock tick failed")
-        finally:
-            close_old_connections()
+        now = time.monotonic()
+        for name, task, period in tasks:
+            if now < due[name]:
+                continue
+            due[name] = now + period - interval / 2
+            try:
+                task()
+            except Exception:  # a bad tick must not stop the clock for good: log it and tick again
+                logger.exception("%s failed", name)
+            finally:
+                close_old_connections()
 
 
 def application():
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-
+    # Imported when serving: config.asgi sets up Django's ASGI handler at import.
     from config.asgi import application as app
 
     return ASGIStaticFilesHandler(app)
@@ -45,9 +68,6 @@ class Command(BaseCommand):
         parser.add_argument("--no-ticker", action="store_true", help="do not tick clocks (Celery beat does)")
 
     def handle(self, *args, demo=False, host="127.0.0.1", port=8000, no_ticker=False, **options):
-        from daphne.endpoints import build_endpoint_description_strings
-        from daphne.server import Server
-
         call_command("migrate", interactive=False, verbosity=0)
         shown_host = f"[{host}]" if ":" in host else host
         base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown_host}:{port}"
@@ -77,8 +97,6 @@ class Command(BaseCommand):
             stop.set()
 
     def _demo(self, base):
-        from tournaments.demo import load_demo
-
         demo = load_demo()
         t = demo.tournament
         lines = [
@@ -88,12 +106,6 @@ class Command(BaseCommand):
             f"  clock            {base}/clock/{t.pk}/",
             f"  API              {base}/api/tournaments/{t.pk}/",
         ]
-        if not demo.seated:
-            lines.append("  (the tables app is not installed: players are not seated)")
-        try:
-            from tournaments.devices import demo_links
-        except ImportError:
-            return lines
         for label, url in demo_links(t, base):
             lines.append(f"  {label:<16} {url}")
         return lines

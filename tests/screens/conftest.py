@@ -95,7 +95,7 @@ class BrowserServer:
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
         root = Path(__file__).resolve().parents[2]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.live.browser_server", str(db), str(self.port)],
+            [sys.executable, "-m", "tests.screens.browser_server", str(db), str(self.port)],
             cwd=root,
             stdout=subprocess.PIPE,
             stderr=self.log,
@@ -156,7 +156,7 @@ def pytest_collection_modifyitems(session, config, items):
 
     if hasattr(config, "workerinput") or not os.path.exists("/usr/bin/chromium"):
         return  # under xdist each worker starts the server only if it runs a browser test
-    if any(item.get_closest_marker("browser") and "tests/live/" in item.nodeid for item in items):
+    if any(item.get_closest_marker("browser") and "tests/screens/" in item.nodeid for item in items):
         browser_server(config)
 
 

@@ -1,4 +1,4 @@
-"""WebSocket consumers for the clock screens and the director console.
+"""WebSocket consumers: the clock screens, the director console and the dealer tablets.
 
 On connect a client gets a full snapshot with a version; after that, every "state.changed" message
 of its groups (sent by ``config.live`` after the commit) makes the consumer rebuild the snapshot and
@@ -19,20 +19,19 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import ObjectDoesNotExist
 
 from config import live
+from config.permissions import is_staff
+from tables.models import Table
+from tournaments.models import Tournament
 
 from . import snapshots
-from .devices import DeviceKind, device_from_cookies
+from .models import DeviceKind
+from .pairing import device_from_cookies
 
 CLOSE_UNAUTHENTICATED = 4001
 CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 CLOSE_REVOKED = 4010
 COALESCE_SECONDS = 0.05
-
-
-def is_staff(scope) -> bool:
-    user = scope.get("user")
-    return bool(user is not None and user.is_authenticated and user.is_staff)
 
 
 class LiveConsumer(AsyncJsonWebsocketConsumer):
@@ -113,11 +112,9 @@ class ClockConsumer(LiveConsumer):
     """A clock screen (paired clock device or staff): read only."""
 
     def authorize(self):
-        from .models import Tournament
-
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
         self.groups_joined = [live.tournament_group(self.tournament_id)]
-        if not is_staff(self.scope):
+        if not is_staff(self.scope.get("user")):
             # Checked first, so a stranger learns nothing about which tournaments exist.
             device = device_from_cookies(self.scope.get("cookies", {}), DeviceKind.CLOCK, self.tournament_id)
             if device is None:
@@ -140,11 +137,32 @@ class DirectorConsumer(LiveConsumer):
             return CLOSE_UNAUTHENTICATED
         if not user.is_staff:
             return CLOSE_FORBIDDEN
-        from .models import Tournament
-
         Tournament.objects.only("pk").get(pk=self.tournament_id)
         self.groups_joined = [live.tournament_group(self.tournament_id)]
         return None
 
     def build_snapshot(self):
         return snapshots.director_snapshot(self.tournament_id)
+
+
+class TableConsumer(LiveConsumer):
+    """A dealer tablet (its paired device or staff): one table's snapshot. It listens to its table's
+    group and its tournament's (a level change or hand-for-hand changes what the tablet shows);
+    actions go through the dealing HTTP API, not this socket."""
+
+    def authorize(self):
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        device = None
+        if not is_staff(self.scope.get("user")):
+            # Checked first, so a stranger learns nothing about which tables exist.
+            device = device_from_cookies(self.scope.get("cookies", {}), DeviceKind.TABLET, self.table_id)
+            if device is None:
+                return CLOSE_UNAUTHENTICATED
+        table = Table.objects.only("pk", "tournament_id").get(pk=self.table_id)
+        self.groups_joined = [live.table_group(table.pk), live.tournament_group(table.tournament_id)]
+        if device is not None:
+            self.groups_joined.append(live.device_group(device.pk))
+        return None
+
+    def build_snapshot(self):
+        return snapshots.table_snapshot(self.table_id)

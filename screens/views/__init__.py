@@ -1,0 +1,1 @@
+"""Pages: thin views that render a screen or call a service, then come back (post/redirect/get)."""
