@@ -3,9 +3,23 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: setup lock browser run test test-fast lint bench
+.PHONY: setup messages gettext lock browser run test test-fast lint bench
 
-setup: $(VENV)/.installed
+setup: $(VENV)/.installed messages
+
+# The translation catalogues (docs/translations.md): config/locale's .po files are committed, the .mo
+# files Django reads are compiled from them here (and are not committed).
+PO_FILES := $(wildcard config/locale/*/LC_MESSAGES/*.po)
+messages: $(PO_FILES:.po=.mo)
+
+%.mo: %.po | gettext
+	msgfmt --check-format --check-header -o $@ $<
+
+# GNU gettext: msgfmt compiles the catalogues, xgettext (makemessages, and the catalogue test) reads the code.
+gettext:
+	@command -v msgfmt >/dev/null && command -v xgettext >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q gettext; }
 
 $(VENV)/.installed: pyproject.toml requirements.lock
 	test -x $(PY) || python3 -m venv $(VENV)

@@ -120,7 +120,7 @@ LANGUAGES = [
     ("el", _("Greek")),
     ("fr", _("French")),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+LOCALE_PATHS = [BASE_DIR / "config" / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
