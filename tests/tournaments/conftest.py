@@ -2,6 +2,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from tables import services as tables_services
 from tournaments import services
 from tournaments.models import BlindStructure, Entry, Player, Tournament
 
@@ -30,14 +31,6 @@ def template(db):
 
 
 @pytest.fixture
-def seated_is_registered(monkeypatch):
-    """Seating is the tables app's job; these tests count registered players as seated."""
-    monkeypatch.setattr(
-        services, "seated_count", lambda t: t.entries.filter(status=Entry.Status.ACTIVE).count()
-    )
-
-
-@pytest.fixture
 def make_tournament(template):
     def make(**fields) -> Tournament:
         defaults = {
@@ -53,14 +46,15 @@ def make_tournament(template):
 
 
 @pytest.fixture
-def running(make_tournament, seated_is_registered):
-    """A started tournament with ``players`` entries (all 20,000 chips)."""
+def running(make_tournament):
+    """A started tournament with ``players`` entries (all 20,000 chips), seated by the draw."""
 
     def make(players: int = 10, **fields) -> Tournament:
         tournament = make_tournament(**fields)
         services.open_registration(tournament)
         for i in range(players):
             services.register(tournament, Player.objects.create(name=f"Player {i + 1}"))
+        tables_services.draw_seats(tournament)
         services.start_tournament(tournament)
         tournament.refresh_from_db()
         return tournament

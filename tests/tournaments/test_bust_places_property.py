@@ -4,6 +4,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tables import services as tables_services
 from tournaments import services
 from tournaments.models import Entry, Player
 
@@ -14,12 +15,13 @@ pytestmark = pytest.mark.django_db
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_places_cover_the_field_once_and_prizes_sum_to_the_pool(make_tournament, seated_is_registered, data):
+def test_places_cover_the_field_once_and_prizes_sum_to_the_pool(make_tournament, data):
     players = data.draw(st.integers(2, 9), label="players")
     tournament = make_tournament(buy_in=100)
     services.open_registration(tournament)
     for i in range(players):
         services.register(tournament, Player.objects.create(name=f"H{i}"))
+    tables_services.draw_seats(tournament)
     services.start_tournament(tournament)
     left = list(tournament.entries.order_by("id"))
     while len(left) > 1:

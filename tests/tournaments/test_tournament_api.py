@@ -110,11 +110,12 @@ def test_edit_tournament_bad_input_changes_nothing(api, running):
     assert state(tournament) == before
 
 
-def test_lifecycle_open_start_finish(api, make_tournament, seated_is_registered):
+def test_lifecycle_open_start_finish(api, make_tournament):
     tournament = make_tournament()
     assert api.post(f"/api/tournaments/{tournament.pk}/open-registration/").json()["status"] == "registering"
     for name in ("Ann", "Bob"):
         assert api.post(f"/api/tournaments/{tournament.pk}/entries/", {"name": name}).status_code == 201
+    assert api.post(f"/api/tournaments/{tournament.pk}/seating/draw/").status_code == 201
     body = api.post(f"/api/tournaments/{tournament.pk}/start/").json()
     assert body["status"] == "running" and body["clock"]["running"]
     loser = zero(entries_of(tournament)[0])

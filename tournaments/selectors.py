@@ -1,0 +1,119 @@
+"""Shared reads of the tournaments app: the clock as stored and as it stands now, the level the next
+hand is played at, whether registration is open, who is seated, the prize pool and the payout table.
+
+No writes here (HackSoft's selectors): services, snapshots, serializers and other apps read through
+these, so each of these figures is computed in one place.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from fractions import Fraction
+
+from django.db import models
+from django.db.models import Sum
+from django.utils import timezone
+
+from tables.models import Seat
+
+from . import clock as clockmath
+from . import payouts as payoutmath
+from .models import Entry, Level, Tournament
+
+Status = Tournament.Status
+
+
+def periods_of(tournament: Tournament) -> list[clockmath.Period]:
+    return [
+        clockmath.Period(seconds=level.duration_minutes * 60, is_break=level.is_break)
+        for level in tournament.structure.levels.order_by("order")
+    ]
+
+
+def clock_of(tournament: Tournament) -> clockmath.Clock:
+    return clockmath.Clock(
+        level_index=tournament.level_index,
+        level_started_at=tournament.level_started_at,
+        paused_at=tournament.paused_at,
+        remaining_when_paused=tournament.remaining_when_paused,
+    )
+
+
+def clock_state(tournament: Tournament, now: datetime | None = None) -> clockmath.ClockState:
+    return clockmath.state(periods_of(tournament), clock_of(tournament), now or timezone.now())
+
+
+def level_for_next_hand(tournament: Tournament, now: datetime | None = None) -> Level:
+    """The level a hand dealt now is played at (R8.2): the clock's level, never a break.
+
+    During a break (or when the clock sits on one) it is the first level after the break.
+    """
+    levels = list(tournament.structure.levels.order_by("order"))
+    periods = [clockmath.Period(level.duration_minutes * 60, level.is_break) for level in levels]
+    index = clockmath.state(periods, clock_of(tournament), now or timezone.now()).level_index
+    return levels[clockmath.play_index_for_next_hand(periods, index)]
+
+
+def registration_open(tournament: Tournament, now: datetime | None = None) -> bool:
+    """Before the start, and until the end of level ``late_registration_until_level`` and the break after it."""
+    if tournament.status == Status.REGISTERING:
+        return True
+    if tournament.status not in (Status.RUNNING, Status.ON_BREAK):
+        return False
+    periods = periods_of(tournament)
+    index = clockmath.state(periods, clock_of(tournament), now or timezone.now()).level_index
+    number = 0
+    for i in range(index, -1, -1):  # the current level, or the level before this break
+        number = clockmath.level_number(periods, i) or 0
+        if number:
+            break
+    return number <= tournament.late_registration_until_level
+
+
+def seated_count(tournament: Tournament) -> int:
+    """Players in a seat."""
+    return Seat.objects.filter(
+        table__tournament=tournament, entry__isnull=False, entry__status=Entry.Status.ACTIVE
+    ).count()
+
+
+def prize_pool(tournament: Tournament) -> int:
+    """Buy-ins (without the fee), rebuys and add-ons, or the guarantee if that is more."""
+    totals = tournament.entries.aggregate(
+        entries=models.Count("id"),
+        rebuys=Sum("rebuys"),
+        addons=models.Count("id", filter=models.Q(addon_taken=True)),
+    )
+    collected = (
+        totals["entries"] * tournament.buy_in
+        + (totals["rebuys"] or 0) * tournament.rebuy_price
+        + totals["addons"] * tournament.addon_price
+    )
+    return max(collected, tournament.guarantee)
+
+
+def payout_shares(tournament: Tournament, field_size: int | None = None) -> list[Fraction]:
+    if field_size is None:
+        field_size = tournament.entries.count()
+    if tournament.payout_percentages:
+        shares = payoutmath.check_percentages(tournament.payout_percentages)
+        if 0 < field_size < len(shares):
+            # More places than entries: nobody could win the places below the field, so the places
+            # there are share the whole pool in the same proportions.
+            shares = [share / sum(shares[:field_size]) for share in shares[:field_size]]
+        return shares
+    return payoutmath.default_percentages(payoutmath.places_paid(field_size, tournament.percent_paid))
+
+
+def payout_table(tournament: Tournament) -> list[int]:
+    """Prize by place (index 0 is first) for the field as it stands."""
+    return payoutmath.payout_amounts(
+        prize_pool(tournament), payout_shares(tournament), tournament.payout_unit
+    )
+
+
+def master_seed_hex(tournament: Tournament) -> str | None:
+    """The master seed, only once the tournament is over (RULES §7)."""
+    if tournament.status != Status.FINISHED or not tournament.master_seed:
+        return None
+    return bytes(tournament.master_seed).hex()

@@ -1,0 +1,105 @@
+"""Every write of the tournaments app: plain functions, each in one transaction, split by concept.
+
+Views, tasks and other apps call these; nothing else changes a tournament, an entry or a clock.
+Errors are ``TournamentError`` subclasses with a translated message, a ``code`` and the field or
+rule concerned; the API turns ``StateError`` into 409, ``RuleError`` into 422 and Django's
+``ValidationError`` into 400.
+
+The modules, by concept (HackSoft's ``services/`` package): ``structures``, ``lifecycle``,
+``clock_control``, ``entries``, ``prizes`` and ``color_up``; shared reads are in
+``tournaments.selectors``. Everything public is re-exported here, so ``from tournaments import
+services`` keeps working for every caller.
+"""
+
+from ..selectors import (
+    clock_of,
+    clock_state,
+    level_for_next_hand,
+    master_seed_hex,
+    payout_shares,
+    payout_table,
+    periods_of,
+    prize_pool,
+    registration_open,
+    seated_count,
+)
+from .clock_control import (
+    add_time,
+    advance_clock,
+    hand_for_hand_round_finished,
+    jump_to_level,
+    pause_clock,
+    resume_clock,
+    set_hand_for_hand,
+)
+from .color_up import color_up
+from .common import MAX_CHIPS, MAX_STACK
+from .entries import (
+    addon,
+    bust_entries,
+    place_late_registration_busts,
+    rebuy,
+    register,
+    set_chips,
+    undo_bust,
+)
+from .lifecycle import (
+    EDITABLE_WHILE_RUNNING,
+    create_tournament,
+    finish_tournament,
+    open_registration,
+    start_tournament,
+    update_tournament,
+)
+from .prizes import recompute_prizes
+from .structures import (
+    add_level,
+    copy_structure,
+    create_structure,
+    delete_level,
+    update_level,
+    validate_level,
+)
+
+__all__ = [
+    "EDITABLE_WHILE_RUNNING",
+    "MAX_CHIPS",
+    "MAX_STACK",
+    "add_level",
+    "add_time",
+    "addon",
+    "advance_clock",
+    "bust_entries",
+    "clock_of",
+    "clock_state",
+    "color_up",
+    "copy_structure",
+    "create_structure",
+    "create_tournament",
+    "delete_level",
+    "finish_tournament",
+    "hand_for_hand_round_finished",
+    "jump_to_level",
+    "level_for_next_hand",
+    "master_seed_hex",
+    "open_registration",
+    "pause_clock",
+    "payout_shares",
+    "payout_table",
+    "periods_of",
+    "place_late_registration_busts",
+    "prize_pool",
+    "rebuy",
+    "recompute_prizes",
+    "register",
+    "registration_open",
+    "resume_clock",
+    "seated_count",
+    "set_chips",
+    "set_hand_for_hand",
+    "start_tournament",
+    "undo_bust",
+    "update_level",
+    "update_tournament",
+    "validate_level",
+]

@@ -1,0 +1,379 @@
+"""Players in and out: registration and re-entry, rebuy, add-on, chip counts, busts and their
+places (R8.8, R8.6), undoing a bust. Seats come from the tables app (registration seats you,
+busting frees your seat)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tables import services as tables_services
+from tables.models import Seat, Table
+
+from .. import clock as clockmath
+from ..audit import AuditAction, record_audit
+from ..errors import RuleError, StateError
+from ..models import Entry, Player, Tournament, tournament_changed
+from ..selectors import clock_of, periods_of, registration_open
+from .common import MAX_CHIPS, Status, locked
+from .prizes import recompute_prizes
+
+
+def _seat_if_drawn(entry: Entry) -> None:
+    """A late entry gets a seat at once (R8.1) when the tables are already drawn."""
+    if (
+        Table.objects.filter(tournament=entry.tournament).exists()
+        and not Seat.objects.filter(entry=entry).exists()
+    ):
+        tables_services.seat_entry(entry)
+
+
+def _not_in_a_hand(entry: Entry) -> None:
+    """Chips change only between hands: the dealing service writes each stack back when the hand
+    ends, so a rebuy, add-on or recount made while the player's table is mid-hand would be lost."""
+    seat = Seat.objects.select_related("table").filter(entry=entry, table__hand_in_progress=True).first()
+    if seat is not None:
+        raise StateError(
+            _("%(entry)s is in a hand at table %(table)s: change the chips when that hand is over.")
+            % {"entry": entry, "table": seat.table.number},
+            code="in_a_hand",
+        )
+
+
+@transaction.atomic
+def register(tournament: Tournament, player: Player, *, actor=None, now=None) -> Entry:
+    """A first entry or a re-entry (a new Entry, full starting stack)."""
+    tournament = locked(tournament)
+    if not registration_open(tournament, now):
+        raise StateError(_("Registration is closed."), code="registration_closed")
+    entries = list(tournament.entries.filter(player=player).order_by("number"))
+    if any(e.status == Entry.Status.ACTIVE for e in entries):
+        raise StateError(
+            _("%(player)s already has chips in this tournament.") % {"player": player},
+            code="already_active",
+            field="player",
+        )
+    if entries:
+        if tournament.status == Status.REGISTERING:
+            raise StateError(_("Re-entries open when the tournament starts."), code="reentry_closed")
+        if len(entries) - 1 >= tournament.max_reentries:
+            raise RuleError(
+                _("%(player)s has used all %(count)s re-entries.")
+                % {"player": player, "count": tournament.max_reentries},
+                code="no_reentries_left",
+                field="player",
+            )
+    entry = Entry.objects.create(
+        tournament=tournament,
+        player=player,
+        number=(entries[-1].number + 1) if entries else 1,
+        chips=tournament.starting_stack,
+    )
+    _seat_if_drawn(entry)
+    record_audit(actor, AuditAction.ENTRY_REENTER if entries else AuditAction.ENTRY_REGISTER, entry)
+    recompute_prizes(tournament)
+    tournament_changed(tournament.pk)
+    return entry
+
+
+@transaction.atomic
+def rebuy(entry: Entry, *, actor=None, now=None) -> Entry:
+    """Add the rebuy stack to an entry at or below the starting stack, during late registration."""
+    tournament = locked(entry.tournament)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    _not_in_a_hand(entry)
+    if tournament.rebuys_allowed == 0:
+        raise RuleError(_("This tournament has no rebuys."), code="no_rebuys")
+    if entry.status != Entry.Status.ACTIVE:
+        raise StateError(_("A busted player comes back with a re-entry, not a rebuy."), code="busted")
+    if not registration_open(tournament, now) or tournament.status == Status.REGISTERING:
+        raise StateError(_("Rebuys are possible only during late registration."), code="rebuy_closed")
+    if entry.rebuys >= tournament.rebuys_allowed:
+        raise RuleError(
+            _("All %(count)s rebuys are used.") % {"count": tournament.rebuys_allowed}, code="no_rebuys_left"
+        )
+    if entry.chips > tournament.starting_stack:
+        raise RuleError(
+            _("A rebuy is possible only at or below the starting stack."),
+            code="too_many_chips",
+            field="chips",
+        )
+    entry.chips += tournament.rebuy_stack or tournament.starting_stack
+    entry.rebuys += 1
+    entry.save(update_fields=["chips", "rebuys"])
+    record_audit(actor, AuditAction.ENTRY_REBUY, entry, data={"chips": entry.chips})
+    recompute_prizes(tournament)
+    tournament_changed(tournament.pk)
+    return entry
+
+
+@transaction.atomic
+def addon(entry: Entry, *, actor=None, now=None) -> Entry:
+    tournament = locked(entry.tournament)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    _not_in_a_hand(entry)
+    if not tournament.addon_allowed:
+        raise RuleError(_("This tournament has no add-on."), code="no_addon")
+    if entry.status != Entry.Status.ACTIVE:
+        raise StateError(_("Only a player with chips can take the add-on."), code="busted")
+    if entry.addon_taken:
+        raise RuleError(_("The add-on has already been taken."), code="addon_taken")
+    if not registration_open(tournament, now):
+        raise StateError(_("The add-on is over (it closes with late registration)."), code="addon_closed")
+    entry.chips += tournament.addon_stack or tournament.starting_stack
+    entry.addon_taken = True
+    entry.save(update_fields=["chips", "addon_taken"])
+    record_audit(actor, AuditAction.ENTRY_ADDON, entry, data={"chips": entry.chips})
+    recompute_prizes(tournament)
+    tournament_changed(tournament.pk)
+    return entry
+
+
+@transaction.atomic
+def set_chips(entry: Entry, chips: int, *, reason: str, actor=None) -> Entry:
+    """A director's count correction. Hands write stacks themselves; this is for the floor."""
+    if isinstance(chips, bool) or not isinstance(chips, int) or not 0 <= chips <= MAX_CHIPS:
+        raise ValidationError(
+            {"chips": _("Chips must be a whole number from 0 to %(max)s.") % {"max": MAX_CHIPS}}
+        )
+    if not reason.strip():
+        raise ValidationError({"reason": _("Say why the count changes.")})
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    _not_in_a_hand(entry)
+    if entry.status != Entry.Status.ACTIVE:
+        raise StateError(_("The entry is busted: undo the bust first."), code="busted")
+    if entry.tournament.status == Status.FINISHED:
+        raise StateError(_("The tournament is finished."), code="finished")
+    before = entry.chips
+    entry.chips = chips
+    entry.save(update_fields=["chips"])
+    record_audit(actor, AuditAction.ENTRY_SET_CHIPS, entry, reason, {"before": before, "after": chips})
+    tournament_changed(entry.tournament_id)
+    return entry
+
+
+@transaction.atomic
+def bust_entries(
+    tournament: Tournament,
+    busts: list[tuple[Entry, int]],
+    *,
+    actor=None,
+    hand_label: str = "",
+    now: datetime | None = None,
+) -> list[Entry]:
+    """Players out of chips after one hand get their places (R8.8, R8.6).
+
+    ``busts`` pairs each entry (0 chips) with its chips at the start of the hand. With N players in
+    before the hand and k busting, they take places N-k+1..N: more starting chips, better place;
+    equal starting chips share the places (and later split their prizes). While late registration
+    is open the field is not final, so those busts are placed when it closes
+    (``place_late_registration_busts``). When one player is left and registration is over, the
+    tournament is finished.
+    """
+    now = now or timezone.now()
+    tournament = locked(tournament)
+    if tournament.status not in (Status.RUNNING, Status.ON_BREAK):
+        raise StateError(_("Players bust only while the tournament runs."), code="wrong_status")
+    if not busts:
+        raise ValidationError({"busts": _("Name at least one entry.")})
+    ids = [entry.pk for entry, _chips in busts]
+    if len(set(ids)) != len(ids):
+        raise ValidationError({"busts": _("An entry is listed twice.")})
+    fresh = Entry.objects.select_for_update().in_bulk(ids)
+    pairs = []
+    for entry, start_chips in busts:
+        current = fresh.get(entry.pk)
+        if current is None or current.tournament_id != tournament.pk:
+            raise ValidationError({"busts": _("Entry %(id)s is not in this tournament.") % {"id": entry.pk}})
+        if current.status != Entry.Status.ACTIVE:
+            raise StateError(
+                _("%(entry)s is already out.") % {"entry": current}, code="already_busted", field="busts"
+            )
+        if current.chips != 0:
+            raise RuleError(
+                _("%(entry)s still has %(chips)s chips and cannot bust (R8.8).")
+                % {"entry": current, "chips": current.chips},
+                code="has_chips",
+                field="busts",
+                rule="R8.8",
+            )
+        if (
+            isinstance(start_chips, bool)
+            or not isinstance(start_chips, int)
+            or not 0 < start_chips <= MAX_CHIPS
+        ):
+            raise ValidationError(
+                {
+                    "busts": _("Chips at the start of the hand must be a whole number above 0 for %(entry)s.")
+                    % {"entry": current}
+                }
+            )
+        pairs.append((current, start_chips))
+
+    # While late registration is open the field is not final: those busts are placed when it closes.
+    placing = not registration_open(tournament, now)
+    if placing:
+        place_late_registration_busts(tournament, now)
+    players_left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    place = players_left - len(pairs) + 1  # the best place this hand's busts can take
+    pairs.sort(key=lambda pair: (-pair[1], pair[0].pk))
+    i = 0
+    while i < len(pairs):
+        group = [pair for pair in pairs[i:] if pair[1] == pairs[i][1]]
+        for entry, start_chips in group:
+            entry.status = Entry.Status.BUSTED
+            entry.place = place if placing else None
+            entry.place_shared_to = place + len(group) - 1 if placing and len(group) > 1 else None
+            entry.chips_at_start_of_bust_hand = start_chips
+            entry.bust_hand_label = hand_label[:100]
+            entry.busted_at = now
+            entry.save(
+                update_fields=[
+                    "status",
+                    "place",
+                    "place_shared_to",
+                    "chips_at_start_of_bust_hand",
+                    "bust_hand_label",
+                    "busted_at",
+                ]
+            )
+            record_audit(
+                actor,
+                AuditAction.ENTRY_BUST,
+                entry,
+                data={
+                    "place": entry.place,
+                    "shared_to": entry.place_shared_to,
+                    "chips_at_start": start_chips,
+                    "hand": hand_label,
+                },
+            )
+        place += len(group)
+        i += len(group)
+
+    remaining = list(tournament.entries.filter(status=Entry.Status.ACTIVE))
+    if len(remaining) <= 1 and not registration_open(tournament, now):
+        close_tournament(tournament, remaining, now)
+    else:
+        recompute_prizes(tournament)
+        tournament_changed(tournament.pk)
+        tables_services.release_and_rebalance(tournament)
+    return [pair[0] for pair in pairs]
+
+
+@transaction.atomic
+def undo_bust(entry: Entry, *, reason: str, chips: int | None = None, actor=None) -> Entry:
+    """Put a busted entry back in with ``chips`` (default: its chips at the start of the bust hand)."""
+    if not (reason or "").strip():
+        raise ValidationError({"reason": _("Say why the bust is undone.")})
+    tournament = locked(entry.tournament)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status != Entry.Status.BUSTED:
+        raise StateError(_("%(entry)s is not busted.") % {"entry": entry}, code="not_busted")
+    if tournament.status == Status.FINISHED:
+        raise StateError(_("The tournament is finished; its results stand."), code="finished")
+    if tournament.entries.filter(player_id=entry.player_id, status=Entry.Status.ACTIVE).exists():
+        raise StateError(
+            _("%(player)s has re-entered and already has chips in this tournament.")
+            % {"player": entry.player},
+            code="already_active",
+            field="player",
+        )
+    if chips is None:
+        chips = entry.chips_at_start_of_bust_hand or 0
+    if isinstance(chips, bool) or not isinstance(chips, int) or not 0 < chips <= MAX_CHIPS:
+        raise ValidationError({"chips": _("Give the chips the player has, a whole number above 0.")})
+    if entry.place is not None:
+        _close_place_gap(tournament, entry)
+    before = {"place": entry.place, "shared_to": entry.place_shared_to, "hand": entry.bust_hand_label}
+    entry.status = Entry.Status.ACTIVE
+    entry.chips = chips
+    entry.place = None
+    entry.place_shared_to = None
+    entry.prize = 0
+    entry.busted_at = None
+    entry.save(update_fields=["status", "chips", "place", "place_shared_to", "prize", "busted_at"])
+    _seat_if_drawn(entry)
+    record_audit(actor, AuditAction.ENTRY_UNDO_BUST, entry, reason, {**before, "chips": chips})
+    recompute_prizes(tournament)
+    tournament_changed(tournament.pk)
+    return entry
+
+
+def _close_place_gap(tournament: Tournament, undone: Entry) -> None:
+    """The undone entry is back in, so everyone placed above it busted with one more player left than
+    counted: each drops one place; its own shared group loses one member (R8.8, R8.6)."""
+    above = list(
+        tournament.entries.select_for_update()
+        .filter(place__isnull=False, place__lte=undone.place)
+        .exclude(pk=undone.pk)
+    )
+    for entry in above:
+        if entry.place_shared_to is not None and entry.place < undone.place:
+            entry.place_shared_to += 1
+        entry.place += 1
+        if entry.place_shared_to is not None and entry.place_shared_to <= entry.place:
+            entry.place_shared_to = None
+    Entry.objects.bulk_update(above, ["place", "place_shared_to"])
+
+
+def place_late_registration_busts(tournament: Tournament, now: datetime | None = None) -> int:
+    """Give places to entries that busted while late registration was open, once it has closed (R8.8).
+
+    They finish below everyone still in and everyone who busted later: with E entries and P such
+    busts, places E-P+1..E, a later bust finishing higher; on one hand, more chips at its start finish
+    higher and equal chips share (R8.6). Idempotent: only unplaced busts are placed. Returns how many.
+    """
+    if registration_open(tournament, now):
+        return 0
+    pending = list(
+        tournament.entries.select_for_update()
+        .filter(status=Entry.Status.BUSTED, place__isnull=True)
+        .order_by("-busted_at", "-chips_at_start_of_bust_hand", "pk")
+    )
+    if not pending:
+        return 0
+    place = tournament.entries.count() - len(pending) + 1
+    i = 0
+    while i < len(pending):
+        key = (pending[i].busted_at, pending[i].chips_at_start_of_bust_hand)
+        group = [e for e in pending[i:] if (e.busted_at, e.chips_at_start_of_bust_hand) == key]
+        for entry in group:
+            entry.place = place
+            entry.place_shared_to = place + len(group) - 1 if len(group) > 1 else None
+        place += len(group)
+        i += len(group)
+    Entry.objects.bulk_update(pending, ["place", "place_shared_to"])
+    record_audit(
+        None,
+        AuditAction.ENTRIES_PLACE_LATE_REGISTRATION_BUSTS,
+        tournament,
+        data={"places": {e.pk: e.place for e in pending}},
+    )
+    recompute_prizes(tournament)
+    tournament_changed(tournament.pk)
+    return len(pending)
+
+
+def close_tournament(tournament: Tournament, active: list[Entry], now: datetime) -> None:
+    for winner in active:
+        winner.place = 1
+        winner.place_shared_to = None
+        winner.save(update_fields=["place", "place_shared_to"])
+    periods = periods_of(tournament)
+    current = clockmath.state(periods, clock_of(tournament), now)
+    tournament.status = Status.FINISHED
+    tournament.finished_at = now
+    if current.running:
+        tournament.paused_at = now
+        tournament.remaining_when_paused = current.remaining
+        tournament.level_index = current.level_index
+    tournament.clock_version += 1
+    tournament.save()
+    place_late_registration_busts(tournament, now)
+    recompute_prizes(tournament)
+    tournament_changed(tournament.pk)
