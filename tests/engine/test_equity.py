@@ -435,3 +435,14 @@ def test_dealing_a_hand_does_not_load_numpy_until_equity_is_asked():
         "e.all_in_equity; assert 'numpy' in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_docs_example_runs_as_written(capsys):
+    """The equity example in docs/engine.md runs and prints what it says."""
+    text = (ROOT / "docs" / "engine.md").read_text()
+    section = text[text.index("## All-in equity") :]
+    code = section[
+        section.index("```python\n") + 10 : section.index("```", section.index("```python\n") + 10)
+    ]
+    exec(compile(code, "docs/engine.md", "exec"), {})
+    assert capsys.readouterr().out == "0.5719 0.7088 0.2912\n"
