@@ -12,17 +12,23 @@ from .history import to_phh, to_text
 from .positions import Positions
 from .shuffle import UNSHUFFLED_DECK, hand_seed, seed_commitment, shuffled_deck
 
+# Equity, EquityError, PlayerEquity and all_in_equity (dealing.engine.equity) load on first use:
+# see __getattr__ below.
 __all__ = [
     "GAMES",
     "UNSHUFFLED_DECK",
     "CardError",
     "ConfigError",
+    "Equity",
+    "EquityError",
     "Hand",
     "HandConfig",
     "Options",
+    "PlayerEquity",
     "Positions",
     "RuleError",
     "SeatConfig",
+    "all_in_equity",
     "evaluate_high",
     "evaluate_low",
     "format_card",
@@ -36,3 +42,15 @@ __all__ = [
     "to_phh",
     "to_text",
 ]
+
+_EQUITY_NAMES = {"Equity", "EquityError", "PlayerEquity", "all_in_equity"}
+
+
+def __getattr__(name: str):
+    """The equity calculator needs NumPy, which the rest of the engine does not: it is imported on
+    first use, so that dealing a hand neither waits for NumPy nor needs it installed."""
+    if name in _EQUITY_NAMES:
+        from . import equity
+
+        return getattr(equity, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
