@@ -8,6 +8,8 @@ shown) unless the user has the deck-prep permission ``dealing.view_deck``.
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from dealing.engine.hand import public_event
+
 from . import services
 from .models import Hand, HandEvent
 from .permissions import can_view_deck
@@ -156,14 +158,13 @@ def hand_data(hand: Hand, user) -> dict:
 def event_data(row: HandEvent, *, secret: bool) -> dict | None:
     """One stored event as this user may see it; None when it must stay hidden.
 
-    Mirrors the engine's ``public_events``: the hole cards and the burns stay hidden while the hand
+    The engine's ``public_event`` decides: the hole cards and the burns stay hidden while the hand
     runs (shown hands are separate ``show`` events)."""
     payload = row.payload
     if not secret:
-        if row.type == "hole":
+        payload = public_event(payload)
+        if payload is None:
             return None
-        if row.type == "board" and payload.get("burn") is not None:
-            payload = {**payload, "burn": None}
     return {
         "seq": row.seq,
         "type": row.type,

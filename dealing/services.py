@@ -33,7 +33,7 @@ from tables.models import table_changed
 from tournaments.audit import AuditAction, record_audit
 from tournaments.models import tournament_changed
 
-from . import hand_for_hand, runner
+from . import eventlog, hand_for_hand
 from .models import Hand, HandEvent
 from .seeds import draw_seed
 
@@ -80,7 +80,7 @@ def engine_hand(hand: Hand, rows: list[HandEvent] | None = None) -> EngineHand:
     """The engine's hand rebuilt from the stored events (the truth). A log that does not replay (an
     event changed outside the service) is refused rather than guessed at."""
     try:
-        return runner.rebuild(rows if rows is not None else event_rows(hand), _seed(hand))
+        return eventlog.rebuild(rows if rows is not None else event_rows(hand), _seed(hand))
     except EngineRuleError as error:
         raise HandConflict(
             _("The event log of this hand does not replay (%(error)s): check it with verify_hand %(id)s.")
@@ -101,7 +101,7 @@ def snapshot(hand: Hand) -> dict:
         and isinstance(state.get("public"), dict)
     ):
         return state
-    state = runner.snapshot(engine_hand(hand))
+    state = eventlog.snapshot(engine_hand(hand))
     Hand.objects.filter(pk=hand.pk).update(state=state, state_seq=seq)
     hand.state, hand.state_seq = state, seq
     return state
@@ -274,7 +274,7 @@ def _append(
                 hand=hand,
                 seq=start_seq + offset,
                 type=event["type"],
-                payload=runner.stored_payload(event),
+                payload=eventlog.stored_payload(event),
                 actor=user,
                 device=device[:100],
                 client_action_id=client_action_id if first else None,
@@ -380,7 +380,7 @@ def start_next_hand(
 
 
 def _store_snapshot(hand: Hand, engine: EngineHand, seq: int) -> None:
-    hand.state = runner.snapshot(engine)
+    hand.state = eventlog.snapshot(engine)
     hand.state_seq = seq
     Hand.objects.filter(pk=hand.pk).update(state=hand.state, state_seq=seq)
 
@@ -477,7 +477,7 @@ def apply_input(
         engine = engine_hand(hand, rows)
         before = len(engine.events)
         try:
-            runner.apply_input(engine, body)
+            engine.apply_input(body)
         except EngineRuleError as error:
             raise _from_engine(error) from None
         new_rows = _append(
@@ -567,7 +567,7 @@ def void_hand(hand: Hand, *, actor, reason: str, device: str = "") -> Hand:
         HandEvent.objects.create(
             hand=hand,
             seq=seq,
-            type=runner.VOID,
+            type=eventlog.VOID,
             payload={"reason": reason},
             actor=user,
             device=device[:100],
@@ -601,9 +601,9 @@ def correct_last_action(hand: Hand, *, actor, reason: str, expected_seq: int, de
                 extra={"seq": current},
             )
         rows = event_rows(hand)
-        retracted = runner.retracted_seqs(rows)
+        retracted = eventlog.retracted_seqs(rows)
         groups = [
-            r for r in rows if r.request_digest and r.type in runner.INPUT_TYPES and r.seq not in retracted
+            r for r in rows if r.request_digest and r.type in eventlog.INPUT_TYPES and r.seq not in retracted
         ]
         if not groups:
             raise HandConflict(_("There is no action to correct in this hand."), code="nothing_to_correct")
@@ -614,8 +614,8 @@ def correct_last_action(hand: Hand, *, actor, reason: str, expected_seq: int, de
         HandEvent.objects.create(
             hand=hand,
             seq=current + 1,
-            type=runner.CORRECTION,
-            payload={"retracts": retracts, "reason": reason, "input": runner.input_of(first.payload)},
+            type=eventlog.CORRECTION,
+            payload={"retracts": retracts, "reason": reason, "input": eventlog.input_of(first.payload)},
             actor=user,
             device=device[:100],
             request_digest="correction",
@@ -628,7 +628,7 @@ def correct_last_action(hand: Hand, *, actor, reason: str, expected_seq: int, de
             AuditAction.HAND_CORRECT,
             hand,
             reason,
-            {"hand": hand.label, "retracted": retracts, "input": runner.input_of(first.payload)},
+            {"hand": hand.label, "retracted": retracts, "input": eventlog.input_of(first.payload)},
         )
         table_changed(hand.table_id)
         return hand

@@ -18,7 +18,7 @@ from dealing.engine.errors import RuleError as EngineRuleError
 from dealing.engine.hand import Hand as EngineHand
 from dealing.engine.hand import HandConfig
 
-from . import runner
+from . import eventlog
 from .models import Hand, HandEvent
 from .seeds import master_seed_of
 
@@ -109,8 +109,8 @@ def verify_hand(hand: Hand) -> HandReport:
         report.add("deal mode", True, _("cards were entered by the dealer: no seed, the events are replayed"))
 
     rows = list(HandEvent.objects.filter(hand=hand).order_by("seq"))
-    retracted = runner.retracted_seqs(rows)
-    recorded = [r for r in rows if r.type not in runner.FLOOR_EVENTS and r.seq not in retracted]
+    retracted = eventlog.retracted_seqs(rows)
+    recorded = [r for r in rows if r.type not in eventlog.FLOOR_EVENTS and r.seq not in retracted]
     if not recorded or recorded[0].type != "start":
         report.add("events", False, _("the event log does not begin with the start event"))
         return report
@@ -134,12 +134,12 @@ def verify_hand(hand: Hand) -> HandReport:
 
     mismatches = {"dealt cards": 0, "award": 0, "event": 0}
     counted = {"dealt cards": 0, "award": 0, "event": 0}
-    expected_start = runner.stored_payload(engine.events[0])
+    expected_start = eventlog.stored_payload(engine.events[0])
     if recorded[0].payload != expected_start:
         report.add("event 0", False, _("the start event was changed"))
     for index, row in enumerate(recorded[1:], start=1):
         if index >= len(engine.events):
-            if row.type not in runner.INPUT_TYPES:
+            if row.type not in eventlog.INPUT_TYPES:
                 report.add(
                     f"event {row.seq}",
                     False,
@@ -149,7 +149,7 @@ def verify_hand(hand: Hand) -> HandReport:
                 mismatches[_kind(row.type)] += 1
                 break
             try:
-                runner.apply_input(engine, runner.input_of(row.payload))
+                engine.apply_input(eventlog.input_of(row.payload))
             except (EngineRuleError, ValueError) as error:
                 report.add(
                     f"event {row.seq}",
@@ -208,7 +208,9 @@ def verify_hand(hand: Hand) -> HandReport:
             else _("the stored result differs from the replayed one"),
         )
     elif hand.status == Hand.Status.VOIDED:
-        report.add("voided", rows[-1].type == runner.VOID, _("the hand was voided (misdeal): no chips moved"))
+        report.add(
+            "voided", rows[-1].type == eventlog.VOID, _("the hand was voided (misdeal): no chips moved")
+        )
     return report
 
 
@@ -216,16 +218,16 @@ def _check_taken_back(rows: list, seed: bytes | None, report: HandReport) -> Non
     """Events a floor correction took back stay in the log: each group must still be what the engine
     made of that input at that point (the cards it dealt come from the same deck), so nobody can
     rewrite history behind a correction."""
-    for correction in (r for r in rows if r.type == runner.CORRECTION):
+    for correction in (r for r in rows if r.type == eventlog.CORRECTION):
         group = set(correction.payload.get("retracts", []))
         taken_back = [r for r in rows if r.seq in group]
         if not taken_back:
             continue
         before = [r for r in rows if r.seq < taken_back[0].seq]
         try:
-            engine = runner.rebuild(before, seed)
+            engine = eventlog.rebuild(before, seed)
             known = len(engine.events)
-            runner.apply_input(engine, runner.input_of(taken_back[0].payload))
+            engine.apply_input(eventlog.input_of(taken_back[0].payload))
         except (EngineRuleError, ValueError, KeyError) as error:
             report.add(
                 f"event {taken_back[0].seq}",

@@ -268,6 +268,13 @@ def _queue_balance(tournament_id: int) -> None:
     once_after_commit(("balance", tournament_id), queue)
 
 
+def seated_count(tournament: Tournament) -> int:
+    """Players in a seat, still in the tournament."""
+    return Seat.objects.filter(
+        table__tournament=tournament, entry__isnull=False, entry__status=Entry.Status.ACTIVE
+    ).count()
+
+
 # ---------------------------------------------------------------- the seat draw (R8.1)
 
 

@@ -1,5 +1,5 @@
 """Shared reads of the tournaments app: the clock as stored and as it stands now, the level the next
-hand is played at, whether registration is open, who is seated, the prize pool and the payout table.
+hand is played at, whether registration is open, the prize pool and the payout table.
 
 No writes here (HackSoft's selectors): services, snapshots, serializers and other apps read through
 these, so each of these figures is computed in one place.
@@ -14,11 +14,9 @@ from django.db import models
 from django.db.models import Sum
 from django.utils import timezone
 
-from tables.models import Seat
-
 from . import clock as clockmath
 from . import payouts as payoutmath
-from .models import Entry, Level, Tournament
+from .models import Level, Tournament
 
 Status = Tournament.Status
 
@@ -68,13 +66,6 @@ def registration_open(tournament: Tournament, now: datetime | None = None) -> bo
         if number:
             break
     return number <= tournament.late_registration_until_level
-
-
-def seated_count(tournament: Tournament) -> int:
-    """Players in a seat."""
-    return Seat.objects.filter(
-        table__tournament=tournament, entry__isnull=False, entry__status=Entry.Status.ACTIVE
-    ).count()
 
 
 def prize_pool(tournament: Tournament) -> int:

@@ -397,6 +397,19 @@ class _Showdown:
     must_show: bool = False
 
 
+def public_event(event: dict) -> dict | None:
+    """One event as anyone may see it while the hand runs: the seed, the burns and the hole cards
+    stay hidden (shown hands are separate ``show`` events). None when the whole event is secret."""
+    kind = event.get("type")
+    if kind == "hole":
+        return None
+    if kind == "start" and event.get("seed") is not None:
+        return {**event, "seed": None}
+    if kind == "board" and event.get("burn") is not None:
+        return {**event, "burn": None}
+    return event
+
+
 class Hand:
     """A hand in progress or finished. Build with ``Hand.start`` or ``Hand.replay``."""
 
@@ -471,7 +484,7 @@ class Hand:
         hand = cls.start(config, first.get("seed"))
         for i, event in enumerate(events):
             if i >= len(hand.events):
-                hand._apply_input(event)
+                hand.apply_recorded(event)
             if i >= len(hand.events) or hand.events[i] != event:
                 got = hand.events[i] if i < len(hand.events) else None
                 raise RuleError(
@@ -488,7 +501,22 @@ class Hand:
             )
         return hand
 
-    def _apply_input(self, event: dict) -> None:
+    def apply_input(self, body: dict) -> dict:
+        """One input as a tablet sends it: ``{"type": "action", "seat", "action", "amount"}``, or
+        ``board`` / ``show`` with ``cards``, or ``muck``. Validated like the calls it stands for."""
+        kind = body.get("type", "action") if isinstance(body, dict) else None
+        if kind == "action":
+            return self.act(body.get("seat"), body.get("action"), body.get("amount"))
+        if kind == "board":
+            return self.enter_board(body.get("cards"))
+        if kind == "show":
+            return self.show(body.get("seat"), body.get("cards"))
+        if kind == "muck":
+            return self.muck(body.get("seat"))
+        raise RuleError("bad_input", f"unknown input type {kind!r}", params={"type": kind})
+
+    def apply_recorded(self, event: dict) -> None:
+        """Apply a recorded input event again (replay, verification): the input that made it."""
         kind = event.get("type") if isinstance(event, dict) else None
         if kind == "action":
             action = event.get("action")
@@ -626,17 +654,7 @@ class Hand:
 
     def public_events(self) -> list[dict]:
         """The events without secrets: no seed, no burns, hole cards only once shown."""
-        out = []
-        for event in self.events:
-            kind = event["type"]
-            if kind == "start":
-                event = {**event, "seed": None}
-            elif kind == "hole":
-                continue
-            elif kind == "board" and event.get("burn") is not None:
-                event = {**event, "burn": None}
-            out.append(event)
-        return out
+        return [shown for shown in map(public_event, self.events) if shown is not None]
 
     # -- inputs --------------------------------------------------------------------------------------
 

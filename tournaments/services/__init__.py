@@ -11,6 +11,8 @@ The modules, by concept (HackSoft's ``services/`` package): ``structures``, ``li
 services`` keeps working for every caller.
 """
 
+from tables.services import seated_count
+
 from ..selectors import (
     clock_of,
     clock_state,
@@ -21,7 +23,6 @@ from ..selectors import (
     periods_of,
     prize_pool,
     registration_open,
-    seated_count,
 )
 from .clock_control import (
     add_time,

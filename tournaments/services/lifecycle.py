@@ -11,13 +11,14 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from dealing.engine import seed_commitment
+from tables.services import seated_count
 
 from .. import clock as clockmath
 from .. import payouts as payoutmath
 from ..audit import AuditAction, record_audit
 from ..errors import StateError
 from ..models import BlindStructure, Entry, Tournament, tournament_changed
-from ..selectors import clock_of, periods_of, seated_count
+from ..selectors import clock_of, periods_of
 from .clock_control import store_clock
 from .common import Status, locked
 from .entries import close_tournament, place_late_registration_busts

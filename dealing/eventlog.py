@@ -47,23 +47,8 @@ def rebuild(rows: list, seed: bytes | None) -> EngineHand:
     return EngineHand.replay(engine_events(rows, seed))
 
 
-def apply_input(hand: EngineHand, body: dict) -> None:
-    """Feed one tablet input to the engine. The engine validates it and raises RuleError, unchanged."""
-    kind = body.get("type", "action")
-    if kind == "action":
-        hand.act(body.get("seat"), body.get("action"), body.get("amount"))
-    elif kind == "board":
-        hand.enter_board(body.get("cards"))
-    elif kind == "show":
-        hand.show(body.get("seat"), body.get("cards"))
-    elif kind == "muck":
-        hand.muck(body.get("seat"))
-    else:  # the serializer refuses other kinds first; kept for callers of the service
-        raise ValueError(f"unknown input type {kind!r}")
-
-
 def input_of(event: dict) -> dict:
-    """The tablet input that produced a recorded input event (used when re-checking a hand)."""
+    """The tablet input that produced a recorded input event (re-checking a hand, a correction's record)."""
     kind = event["type"]
     if kind == "action":
         action = event.get("action")
