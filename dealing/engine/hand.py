@@ -32,7 +32,7 @@ from .evaluator import (
     low_name,
     low_value,
 )
-from .pots import Pot, award, build_pots
+from .pots import Pot, award, build_pots, unmatched
 from .shuffle import shuffled_deck
 
 COURCHEVEL = "courchevel"
@@ -727,6 +727,8 @@ class Hand:
         }
         self.events.append(event)
         self._options = None
+        if action == "fold":
+            self._return_unmatched()
         self._cursor = player.index + 1  # _next_to_act wraps it round the table
         # Most actions pass the turn to the next player; anything more (end of the round, board,
         # showdown) goes through _advance.
@@ -992,6 +994,19 @@ class Hand:
         for p in self.players:
             p.bet = 0
 
+    def _return_unmatched(self) -> None:
+        """R6.1: chips that no player still in the hand can win go back to their owner, as a
+        ``return`` event (a small blind above an all-in big blind when everyone folds)."""
+        for seat, excess in unmatched(
+            [(p.seat, p.put_in, not p.folded and not p.mucked) for p in self.players]
+        ):
+            player = self._by_seat[seat]
+            player.put_in -= excess
+            player.bet -= excess if excess < player.bet else player.bet
+            player.stack += excess
+            self._middle -= excess
+            self._emit({"type": "return", "seat": seat, "amount": excess})
+
     def _start_showdown(self) -> None:
         n = len(self.players)
         aggressor = self._aggressor
@@ -1043,6 +1058,7 @@ class Hand:
 
     def _finish(self) -> None:
         config = self.config
+        self._return_unmatched()  # already done when the last player folded; no pot holds such chips
         order = [p.seat for p in self._from_button]
         contenders = [p for p in self.players if not p.folded and not p.mucked]
         highs: dict[int, int] = {}

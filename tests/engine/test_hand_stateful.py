@@ -12,6 +12,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from dealing.engine import Hand, HandConfig, RuleError, evaluate_high, evaluate_low, positions, shuffled_deck
 from dealing.engine.betting import FIXED_LIMIT
 
+from .handkit import check_winnings_R6_1
+
 
 @st.composite
 def hand_configs(draw):
@@ -211,6 +213,7 @@ class HandMachine(RuleBasedStateMachine):
         assert hand.done
         assert sum(s["stack"] for s in hand.result()["stacks"]) == self.total
         self.check_awards()
+        check_winnings_R6_1(hand)  # R6.1: nobody wins from an opponent more than they put in
         if hand.config.betting == FIXED_LIMIT:
             raises = [e for e in hand.events if e["type"] == "action" and e["action"] in ("bet", "raise")]
             assert all(e["to"] > 0 for e in raises)
