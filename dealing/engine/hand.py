@@ -269,6 +269,19 @@ class HandConfig:
                 "bad_ante", "an ante needs ante_kind 'per_player' or 'big_blind'", "R3.4", {"field": "ante"}
             )
         _chips("smallest_chip", self.smallest_chip, 1)
+        for name in ("small_blind", "big_blind", "ante"):
+            # R5.7: blinds and antes are posted in the chips in play, as a tournament's levels always are
+            # (a short stack still posts whatever it has, R3.7). Fixed-limit bets follow: the small bet
+            # is the big blind and the big bet twice it (R3.3).
+            value = getattr(self, name)
+            if value % self.smallest_chip:
+                raise ConfigError(
+                    "not_in_chips",
+                    f"the {name.replace('_', ' ')} ({value}) is not a whole number of the smallest chip in "
+                    f"play ({self.smallest_chip})",
+                    "R5.7",
+                    {"field": name, "value": value, "smallest_chip": self.smallest_chip},
+                )
         if type(self.cap_raises) is not bool:
             raise ConfigError("bad_cap", "cap_raises must be true or false", "R5.1", {"field": "cap_raises"})
         if self.betting == FIXED_LIMIT:
@@ -884,7 +897,9 @@ class Hand:
         config = self.config
         preflop = self.street == 0
         unit = config.small_bet if self.street < 2 else config.big_bet
-        self._round = BettingRound(config.betting, unit or 0, config.big_blind, preflop, config.cap_raises)
+        self._round = BettingRound(
+            config.betting, unit or 0, config.big_blind, preflop, config.cap_raises, config.smallest_chip
+        )
         for p in self.players:
             p.acted = False
             p.acted_level = 0

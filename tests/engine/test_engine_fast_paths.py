@@ -52,7 +52,7 @@ def _config(**changes):
 
 
 def test_config_to_dict_holds_every_field_in_order_and_round_trips():
-    config = _config(betting="fixed_limit", ante=2, ante_kind="per_player", smallest_chip=5)
+    config = _config(betting="fixed_limit", ante=5, ante_kind="per_player", smallest_chip=5)  # R5.7
     assert list(config.to_dict()) == [f.name for f in dataclasses.fields(HandConfig)]
     assert HandConfig.from_dict(config.to_dict()) == config
 

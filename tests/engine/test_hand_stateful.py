@@ -19,8 +19,14 @@ from .handkit import check_winnings_R6_1
 def hand_configs(draw):
     count = draw(st.integers(2, 8))
     seats = sorted(draw(st.sets(st.integers(1, 9), min_size=count, max_size=count)))
-    big_blind = draw(st.sampled_from([2, 10, 50]))
-    small_blind = draw(st.sampled_from([big_blind // 2, big_blind, big_blind * 2 // 3]))
+    # R5.7: blinds and antes are whole numbers of the smallest chip in play.
+    chip = draw(st.sampled_from([1, 1, 2, 5]))
+    big_blind = draw(st.sampled_from([b for b in (2, 10, 50) if b % chip == 0]))
+
+    def in_chips(amount):
+        return max(chip, amount // chip * chip)
+
+    small_blind = in_chips(draw(st.sampled_from([big_blind // 2, big_blind, big_blind * 2 // 3])))
     stacks = draw(
         st.lists(
             st.one_of(st.integers(1, 3 * big_blind), st.integers(1, 200 * big_blind)),
@@ -42,9 +48,9 @@ def hand_configs(draw):
         big_blind_seat=where.big_blind,
         small_blind=small_blind,
         big_blind=big_blind,
-        ante=0 if ante_kind == "none" else draw(st.sampled_from([1, big_blind // 2, big_blind])),
+        ante=0 if ante_kind == "none" else in_chips(draw(st.sampled_from([1, big_blind // 2, big_blind]))),
         ante_kind=ante_kind,
-        smallest_chip=draw(st.sampled_from([1, 1, 2, 5])),
+        smallest_chip=chip,
         cap_raises=draw(st.booleans()),
         deal_mode=draw(st.sampled_from(["seeded", "entered"])),
     )
@@ -70,6 +76,8 @@ def expected_legal(hand: Hand, seat, action, amount) -> bool:
             action == options.raise_kind
             and type(amount) is int
             and options.min_to <= amount <= options.max_to
+            # R5.7: in whole chips, or all-in
+            and (amount % options.step == 0 or amount == options.player_bet + options.stack)
         )
     return False
 
@@ -119,6 +127,9 @@ class HandMachine(RuleBasedStateMachine):
                 "max": options.max_to,
                 "between": options.min_to + int((options.max_to - options.min_to) * fraction),
             }[choice]
+            if amount % options.step and amount != options.max_to:
+                # R5.7: a whole number of chips (min_to is one, or the all-in, which is max_to).
+                amount = max(options.min_to, amount // options.step * options.step)
             assert expected_legal(self.hand, options.seat, options.raise_kind, amount)
             event = self.hand.act(options.seat, options.raise_kind, amount)
             assert event["to"] == amount
@@ -141,6 +152,10 @@ class HandMachine(RuleBasedStateMachine):
         all_in_to = options.player_bet + options.stack
         current = options.current_bet
         assert current < options.min_to <= options.max_to <= all_in_to
+        step = hand.config.smallest_chip
+        assert options.step == step
+        for amount in (options.min_to, options.max_to):
+            assert amount % step == 0 or amount == all_in_to  # R5.7: in chips, or all-in
         if hand.config.betting == FIXED_LIMIT:
             assert options.min_to == options.max_to  # R5.1: one size, or all-in for less
         else:
@@ -150,8 +165,10 @@ class HandMachine(RuleBasedStateMachine):
                 assert options.max_to == all_in_to  # R5.3: the largest bet is the stack
             elif hand.street > 0:
                 # R5.2: at most the pot after calling (pre-flop the blinds count in full: not redone here).
+                # R5.7: rounded down to a whole number of chips, unless it is the all-in.
                 pot = hand.view(public=False)["pot_total"] + current - options.player_bet
-                assert options.max_to == min(all_in_to, current + pot)
+                limit = current + pot
+                assert options.max_to == (all_in_to if limit >= all_in_to else limit // step * step)
 
     @rule(
         seat=st.integers(0, 10),
