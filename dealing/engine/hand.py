@@ -32,6 +32,7 @@ from .evaluator import (
     low_name,
     low_value,
 )
+from .positions import between
 from .pots import Pot, award, build_pots, unmatched
 from .shuffle import shuffled_deck
 
@@ -246,6 +247,8 @@ class HandConfig:
                 "R3.1",
                 {"field": "button_seat"},
             )
+        if len(seats) > 2:
+            self._check_blind_order(numbers)
         _chips("big_blind", self.big_blind, 1)
         _chips("small_blind", self.small_blind, 0)
         if self.small_blind > self.big_blind:
@@ -284,6 +287,16 @@ class HandConfig:
                 )
         if type(self.cap_raises) is not bool:
             raise ConfigError("bad_cap", "cap_raises must be true or false", "R5.1", {"field": "cap_raises"})
+        if self.betting == FIXED_LIMIT and not self.cap_raises and len(seats) > 2:
+            # The cap is lifted only once the whole tournament is down to two players: then no hand
+            # has more than two players dealt in.
+            raise ConfigError(
+                "cap_not_liftable",
+                f"the fixed-limit cap is lifted only when the tournament is down to two players, "
+                f"and {len(seats)} are dealt in",
+                "R5.1",
+                {"field": "cap_raises", "players": len(seats)},
+            )
         if self.betting == FIXED_LIMIT:
             small_bet = self.big_blind if self.small_bet is None else _chips("small_bet", self.small_bet, 1)
             big_bet = 2 * small_bet if self.big_bet is None else _chips("big_bet", self.big_bet, 1)
@@ -306,6 +319,43 @@ class HandConfig:
         else:
             object.__setattr__(self, "small_bet", None)
             object.__setattr__(self, "big_bet", None)
+
+    def _check_blind_order(self, numbers: list[int]) -> None:
+        """Three or more players: the blinds are the players dealt in next left of the button, with
+        nobody dealt in between (R3.1); a dead small blind (R3.6) is an empty seat between the button
+        and the big blind. These are the only positions ``positions`` gives."""
+        small, big, button = self.small_blind_seat, self.big_blind_seat, self.button_seat
+        if small is not None:
+            inside = [seat for seat in numbers if between(small, big, seat)]
+            if inside:
+                raise ConfigError(
+                    "player_between_blinds",
+                    f"seat {inside[0]} is dealt in between the small blind (seat {small}) and the big "
+                    f"blind (seat {big}): the big blind is the next player after the small blind",
+                    "R3.1",
+                    {"field": "big_blind_seat", "seats": inside},
+                )
+        first = big if small is None else small
+        inside = [seat for seat in numbers if between(button, first, seat)]
+        if inside:
+            blind = "big blind" if small is None else "small blind"
+            raise ConfigError(
+                "player_between_button_and_blind",
+                f"seat {inside[0]} is dealt in between the button (seat {button}) and the {blind} "
+                f"(seat {first}): the blinds are the first players left of the button",
+                "R3.6" if small is None else "R3.1",
+                {"field": "button_seat", "seats": inside},
+            )
+        if small is None and button < big and big - button < 2:
+            # The dead small blind's seat lies between the button and the big blind. (Round the end of
+            # the table, button on the last seat and big blind on seat 1, the table size would tell.)
+            raise ConfigError(
+                "no_dead_small_blind_seat",
+                f"a dead small blind is an empty seat between the button (seat {button}) and the big "
+                f"blind (seat {big}), and there is none: the small blind is the seat after the button",
+                "R3.6",
+                {"field": "small_blind_seat"},
+            )
 
     @property
     def hilo(self) -> bool:

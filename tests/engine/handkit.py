@@ -14,10 +14,13 @@ def config(
     small_blind_seat="auto",
     big_blind_seat="auto",
     mode="entered",
+    seat_numbers=None,
     **extra,
 ) -> HandConfig:
-    """Seats 1..n with the given stacks; by default the blinds sit left of the button."""
-    seats = [(i + 1, f"p{i + 1}", stack) for i, stack in enumerate(stacks)]
+    """Seats 1..n with the given stacks; by default the blinds sit left of the button. With
+    ``seat_numbers`` the players sit there instead (then name the blind seats)."""
+    numbers = seat_numbers or range(1, len(stacks) + 1)
+    seats = [(number, f"p{number}", stack) for number, stack in zip(numbers, stacks)]
     n = len(seats)
     if small_blind_seat == "auto":
         small_blind_seat = button if n == 2 else button % n + 1

@@ -36,13 +36,18 @@ def hand_configs(draw):
     )
     where = positions.first_hand(seats, draw(st.sampled_from(seats)))
     small_blind_seat = where.small_blind
-    if count > 2 and draw(st.booleans()) and draw(st.booleans()):
+    dealt = list(zip(seats, stacks))
+    if count > 3 and draw(st.booleans()) and draw(st.booleans()):
+        # R3.6: a dead small blind is an empty seat (last hand's big blind is gone), not a player
+        # dealt in who does not post.
+        dealt = [(seat, stack) for seat, stack in dealt if seat != where.small_blind]
         small_blind_seat = None
     ante_kind = draw(st.sampled_from(["none", "per_player", "big_blind"]))
+    betting = draw(st.sampled_from(["fixed_limit", "pot_limit", "no_limit"]))
     return HandConfig(
         game=draw(st.sampled_from(["courchevel", "courchevel_hilo"])),
-        betting=draw(st.sampled_from(["fixed_limit", "pot_limit", "no_limit"])),
-        seats=[(seat, f"player{seat}", stack) for seat, stack in zip(seats, stacks)],
+        betting=betting,
+        seats=[(seat, f"player{seat}", stack) for seat, stack in dealt],
         button_seat=where.button,
         small_blind_seat=small_blind_seat,
         big_blind_seat=where.big_blind,
@@ -51,7 +56,8 @@ def hand_configs(draw):
         ante=0 if ante_kind == "none" else in_chips(draw(st.sampled_from([1, big_blind // 2, big_blind]))),
         ante_kind=ante_kind,
         smallest_chip=chip,
-        cap_raises=draw(st.booleans()),
+        # R5.1: the fixed-limit cap is lifted only when two players are left, so two are dealt in.
+        cap_raises=draw(st.booleans()) if count == 2 or betting != FIXED_LIMIT else True,
         deal_mode=draw(st.sampled_from(["seeded", "entered"])),
     )
 
