@@ -4,6 +4,11 @@ a bet or raise does to the round.
 All amounts are "to" amounts: a player's total bet in this round. ``current`` is the bet to call. The
 round remembers the last full bet or raise, because an all-in for less than that does not reopen the
 betting to players who have already acted (R5.1 half-bet rule, R5.4).
+
+Bets are made in chips (R5.7): every bet and raise-to is a multiple of the smallest chip in play
+(``step``), except an all-in. The smallest raise is rounded up to a multiple, the pot-limit largest
+down (unless it is the all-in), and the fixed-limit bet up (it only differs from a multiple after a
+half-bet all-in for an odd amount).
 """
 
 from typing import NamedTuple
@@ -20,7 +25,8 @@ CAP_BETS = 4  # bet, raise, re-raise, cap (R5.1)
 class Options(NamedTuple):
     """What the player to act may do. ``call`` is the amount they would add to call (0 with ``check``);
     ``raise_kind`` is ``"bet"`` or ``"raise"`` when they may put in more, with ``min_to``/``max_to`` the
-    smallest and largest total for the round (either may be an all-in for less than a full bet)."""
+    smallest and largest total for the round (either may be an all-in for less than a full bet).
+    ``step`` is the smallest chip: a bet or raise goes to a multiple of it, or all-in (R5.7)."""
 
     seat: int
     actions: tuple[str, ...]
@@ -33,6 +39,7 @@ class Options(NamedTuple):
     player_bet: int
     stack: int
     raise_blocked: str | None = None  # why no bet or raise: capped, short, not_reopened, no_opponent
+    step: int = 1  # R5.7: bets and raises go to multiples of the smallest chip, or all-in
 
     @property
     def can_check(self) -> bool:
@@ -51,6 +58,7 @@ class Options(NamedTuple):
             "player_bet": self.player_bet,
             "stack": self.stack,
             "raise_blocked": self.raise_blocked,
+            "step": self.step,
         }
 
 
@@ -69,7 +77,8 @@ class BettingRound:
 
     ``full_level`` (fixed limit) is the highest bet made by a full bet or raise; ``increment`` (pot and
     no limit) is the size of the last full bet or raise, at least the big blind; ``bets`` counts full
-    bets and raises for the fixed-limit cap, the big blind counting as the first pre-flop (R5.1).
+    bets and raises for the fixed-limit cap, the big blind counting as the first pre-flop (R5.1);
+    ``step`` is the smallest chip in play (R5.7).
     """
 
     __slots__ = (
@@ -81,12 +90,14 @@ class BettingRound:
         "increment",
         "opened",
         "preflop",
+        "step",
         "structure",
         "unit",
     )
 
-    def __init__(self, structure: str, unit: int, big_blind: int, preflop: bool, cap: bool):
+    def __init__(self, structure: str, unit: int, big_blind: int, preflop: bool, cap: bool, step: int = 1):
         self.structure = structure
+        self.step = step
         self.unit = unit  # fixed limit: the small or big bet of this street
         self.big_blind = big_blind
         self.preflop = preflop
@@ -138,6 +149,7 @@ class BettingRound:
             blocked = "not_reopened"
         else:
             # The smallest and largest raise-to amounts, then the player's stack caps both.
+            step = self.step
             if fixed:
                 low = high = self.full_level + self.unit  # R5.1
             else:
@@ -147,7 +159,15 @@ class BettingRound:
                 else:
                     # R5.2: the raise may be the pot after calling: pot + bets on the table + the call.
                     high = current + pot_for_limit + (current - bet)
-            max_to = high if high < all_in_to else all_in_to
+            if high < all_in_to:
+                # R5.7: in chips. The pot-limit maximum rounds down, a fixed-limit bet up (a multiple
+                # more than the exact amount is still the one bet of the round).
+                max_to = -(-high // step) * step if fixed else high // step * step
+                if max_to > all_in_to:
+                    max_to = all_in_to
+            else:
+                max_to = all_in_to  # all-in is always allowed, in whatever chips are left
+            low = -(-low // step) * step  # R5.7: the minimum rounds up to a whole number of chips
             min_to = low if low < max_to else max_to
             if current > 0:
                 return _options(
@@ -164,6 +184,7 @@ class BettingRound:
                         bet,
                         stack,
                         None,
+                        step,
                     ),
                 )
             return _options(
@@ -180,6 +201,7 @@ class BettingRound:
                     bet,
                     stack,
                     None,
+                    step,
                 ),
             )
         return _options(
@@ -196,6 +218,7 @@ class BettingRound:
                 bet,
                 stack,
                 blocked,
+                self.step,
             ),
         )
 
@@ -275,6 +298,22 @@ class BettingRound:
                 f"{word} to {to} is above the {what} {word} to {options.max_to}",
                 rule,
                 {"amount": to, "minimum": options.min_to, "maximum": options.max_to},
+            )
+        step = options.step
+        if to % step and to != all_in_to:
+            all_in = f", or all-in to {all_in_to}" if options.max_to == all_in_to and all_in_to % step else ""
+            raise RuleError(
+                "not_in_chips",
+                f"{word} to {to} is not a whole number of the smallest chip ({step}): {word} to a "
+                f"multiple of {step} from {options.min_to} to {options.max_to}{all_in}",
+                "R5.7",
+                {
+                    "amount": to,
+                    "minimum": options.min_to,
+                    "maximum": options.max_to,
+                    "step": step,
+                    "all_in": all_in_to,
+                },
             )
         return to
 

@@ -32,7 +32,8 @@ from .evaluator import (
     low_name,
     low_value,
 )
-from .pots import Pot, award, build_pots
+from .positions import between
+from .pots import Pot, award, build_pots, unmatched
 from .shuffle import shuffled_deck
 
 COURCHEVEL = "courchevel"
@@ -246,6 +247,8 @@ class HandConfig:
                 "R3.1",
                 {"field": "button_seat"},
             )
+        if len(seats) > 2:
+            self._check_blind_order(numbers)
         _chips("big_blind", self.big_blind, 1)
         _chips("small_blind", self.small_blind, 0)
         if self.small_blind > self.big_blind:
@@ -269,8 +272,31 @@ class HandConfig:
                 "bad_ante", "an ante needs ante_kind 'per_player' or 'big_blind'", "R3.4", {"field": "ante"}
             )
         _chips("smallest_chip", self.smallest_chip, 1)
+        for name in ("small_blind", "big_blind", "ante"):
+            # R5.7: blinds and antes are posted in the chips in play, as a tournament's levels always are
+            # (a short stack still posts whatever it has, R3.7). Fixed-limit bets follow: the small bet
+            # is the big blind and the big bet twice it (R3.3).
+            value = getattr(self, name)
+            if value % self.smallest_chip:
+                raise ConfigError(
+                    "not_in_chips",
+                    f"the {name.replace('_', ' ')} ({value}) is not a whole number of the smallest chip in "
+                    f"play ({self.smallest_chip})",
+                    "R5.7",
+                    {"field": name, "value": value, "smallest_chip": self.smallest_chip},
+                )
         if type(self.cap_raises) is not bool:
             raise ConfigError("bad_cap", "cap_raises must be true or false", "R5.1", {"field": "cap_raises"})
+        if self.betting == FIXED_LIMIT and not self.cap_raises and len(seats) > 2:
+            # The cap is lifted only once the whole tournament is down to two players: then no hand
+            # has more than two players dealt in.
+            raise ConfigError(
+                "cap_not_liftable",
+                f"the fixed-limit cap is lifted only when the tournament is down to two players, "
+                f"and {len(seats)} are dealt in",
+                "R5.1",
+                {"field": "cap_raises", "players": len(seats)},
+            )
         if self.betting == FIXED_LIMIT:
             small_bet = self.big_blind if self.small_bet is None else _chips("small_bet", self.small_bet, 1)
             big_bet = 2 * small_bet if self.big_bet is None else _chips("big_bet", self.big_bet, 1)
@@ -293,6 +319,43 @@ class HandConfig:
         else:
             object.__setattr__(self, "small_bet", None)
             object.__setattr__(self, "big_bet", None)
+
+    def _check_blind_order(self, numbers: list[int]) -> None:
+        """Three or more players: the blinds are the players dealt in next left of the button, with
+        nobody dealt in between (R3.1); a dead small blind (R3.6) is an empty seat between the button
+        and the big blind. These are the only positions ``positions`` gives."""
+        small, big, button = self.small_blind_seat, self.big_blind_seat, self.button_seat
+        if small is not None:
+            inside = [seat for seat in numbers if between(small, big, seat)]
+            if inside:
+                raise ConfigError(
+                    "player_between_blinds",
+                    f"seat {inside[0]} is dealt in between the small blind (seat {small}) and the big "
+                    f"blind (seat {big}): the big blind is the next player after the small blind",
+                    "R3.1",
+                    {"field": "big_blind_seat", "seats": inside},
+                )
+        first = big if small is None else small
+        inside = [seat for seat in numbers if between(button, first, seat)]
+        if inside:
+            blind = "big blind" if small is None else "small blind"
+            raise ConfigError(
+                "player_between_button_and_blind",
+                f"seat {inside[0]} is dealt in between the button (seat {button}) and the {blind} "
+                f"(seat {first}): the blinds are the first players left of the button",
+                "R3.6" if small is None else "R3.1",
+                {"field": "button_seat", "seats": inside},
+            )
+        if small is None and button < big and big - button < 2:
+            # The dead small blind's seat lies between the button and the big blind. (Round the end of
+            # the table, button on the last seat and big blind on seat 1, the table size would tell.)
+            raise ConfigError(
+                "no_dead_small_blind_seat",
+                f"a dead small blind is an empty seat between the button (seat {button}) and the big "
+                f"blind (seat {big}), and there is none: the small blind is the seat after the button",
+                "R3.6",
+                {"field": "small_blind_seat"},
+            )
 
     @property
     def hilo(self) -> bool:
@@ -745,6 +808,8 @@ class Hand:
         }
         self.events.append(event)
         self._options = None
+        if action == "fold":
+            self._return_unmatched()
         self._cursor = player.index + 1  # _next_to_act wraps it round the table
         # Most actions pass the turn to the next player; anything more (end of the round, board,
         # showdown) goes through _advance.
@@ -900,7 +965,9 @@ class Hand:
         config = self.config
         preflop = self.street == 0
         unit = config.small_bet if self.street < 2 else config.big_bet
-        self._round = BettingRound(config.betting, unit or 0, config.big_blind, preflop, config.cap_raises)
+        self._round = BettingRound(
+            config.betting, unit or 0, config.big_blind, preflop, config.cap_raises, config.smallest_chip
+        )
         for p in self.players:
             p.acted = False
             p.acted_level = 0
@@ -1010,6 +1077,19 @@ class Hand:
         for p in self.players:
             p.bet = 0
 
+    def _return_unmatched(self) -> None:
+        """R6.1: chips that no player still in the hand can win go back to their owner, as a
+        ``return`` event (a small blind above an all-in big blind when everyone folds)."""
+        for seat, excess in unmatched(
+            [(p.seat, p.put_in, not p.folded and not p.mucked) for p in self.players]
+        ):
+            player = self._by_seat[seat]
+            player.put_in -= excess
+            player.bet -= excess if excess < player.bet else player.bet
+            player.stack += excess
+            self._middle -= excess
+            self._emit({"type": "return", "seat": seat, "amount": excess})
+
     def _start_showdown(self) -> None:
         n = len(self.players)
         aggressor = self._aggressor
@@ -1061,6 +1141,7 @@ class Hand:
 
     def _finish(self) -> None:
         config = self.config
+        self._return_unmatched()  # already done when the last player folded; no pot holds such chips
         order = [p.seat for p in self._from_button]
         contenders = [p for p in self.players if not p.folded and not p.mucked]
         highs: dict[int, int] = {}

@@ -54,7 +54,7 @@ def previous_seat(occupied: list[int], before: int) -> int:
     return occupied[-1]
 
 
-def _between(start: int, end: int, seat: int) -> bool:
+def between(start: int, end: int, seat: int) -> bool:
     """Whether ``seat`` lies strictly between ``start`` and ``end`` going clockwise."""
     if start < end:
         return start < seat < end
@@ -103,8 +103,6 @@ def next_hand(
     # Coming from heads-up (or after new players sat down) the button could land on a blind or leave
     # an occupied seat between it and the blinds; then it goes to the player just before the blinds.
     first_blind = new_small if new_small is not None else new_big
-    if new_button in (new_small, new_big) or any(
-        _between(new_button, first_blind, seat) for seat in occupied
-    ):
+    if new_button in (new_small, new_big) or any(between(new_button, first_blind, seat) for seat in occupied):
         new_button = previous_seat(occupied, first_blind)
     return Positions(new_button, new_small, new_big)

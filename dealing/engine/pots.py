@@ -3,6 +3,10 @@
 Pots are built from what each player put in over the whole hand. Each level of contribution makes a
 pot that the players who reached it (and have not folded) can win; neighbouring levels with the same
 players merge. Dead money (a big-blind ante, R3.4) goes into the main pot.
+
+A player can win from each opponent only as much as they put in themselves (R6.1): chips above the
+largest contribution of every player still in the hand are in no pot. ``unmatched`` names them; they
+go back to their owners, even to players who folded (a small blind larger than an all-in big blind).
 """
 
 from collections.abc import Sequence
@@ -22,8 +26,8 @@ def build_pots(contributions: Sequence[tuple[int, int, bool]], dead: int = 0) ->
     """``contributions`` are (seat, chips put in, still in the hand) in clockwise order.
 
     A pot ends at each amount that a player still in put in: the players who reached it can win it.
-    Folded players' chips fill the pots their amount reaches, and chips above every amount of a
-    player still in (only folded players reached them) join the last pot."""
+    Folded players' chips fill the pots their amount reaches. Chips above every amount of a player
+    still in (only folded players reached them) are in no pot: see ``unmatched`` (R6.1)."""
     levels = sorted({put_in for _, put_in, live in contributions if live and put_in > 0})
     pots: list[list] = []
     previous = 0
@@ -37,16 +41,23 @@ def build_pots(contributions: Sequence[tuple[int, int, bool]], dead: int = 0) ->
                     eligible.append(seat)
         pots.append([amount, eligible])
         previous = level
-    above = 0
-    for _, put_in, _ in contributions:
-        if put_in > previous:
-            above += put_in - previous
     if pots:
-        pots[-1][0] += above
         pots[0][0] += dead
-    elif dead or above:
-        pots.append([dead + above, [seat for seat, _, live in contributions if live]])
+    elif dead:
+        pots.append([dead, [seat for seat, _, live in contributions if live]])
     return [Pot(amount, tuple(eligible)) for amount, eligible in pots]
+
+
+def unmatched(contributions: Sequence[tuple[int, int, bool]]) -> list[tuple[int, int]]:
+    """The chips that no player still in the hand can win (R6.1), as (seat, chips) to give back: what
+    each player put in above the largest amount put in by a player still in. Only players out of the
+    hand (folded) can have any, and only when every player still in put in less: a small blind above
+    an all-in big blind when everyone else folds, say. ``contributions`` as for ``build_pots``."""
+    top = 0
+    for _, put_in, live in contributions:
+        if live and put_in > top:
+            top = put_in
+    return [(seat, put_in - top) for seat, put_in, _ in contributions if put_in > top]
 
 
 def split(amount: int, winners_in_order: Sequence[int], unit: int) -> list[tuple[int, int]]:

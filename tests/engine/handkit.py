@@ -14,10 +14,13 @@ def config(
     small_blind_seat="auto",
     big_blind_seat="auto",
     mode="entered",
+    seat_numbers=None,
     **extra,
 ) -> HandConfig:
-    """Seats 1..n with the given stacks; by default the blinds sit left of the button."""
-    seats = [(i + 1, f"p{i + 1}", stack) for i, stack in enumerate(stacks)]
+    """Seats 1..n with the given stacks; by default the blinds sit left of the button. With
+    ``seat_numbers`` the players sit there instead (then name the blind seats)."""
+    numbers = seat_numbers or range(1, len(stacks) + 1)
+    seats = [(number, f"p{number}", stack) for number, stack in zip(numbers, stacks)]
     n = len(seats)
     if small_blind_seat == "auto":
         small_blind_seat = button if n == 2 else button % n + 1
@@ -87,3 +90,40 @@ def awards(hand: Hand) -> list[tuple]:
 
 def final_stacks(hand: Hand) -> dict:
     return {s["seat"]: s["stack"] for s in hand.result()["stacks"]}
+
+
+def money(hand: Hand) -> tuple[dict, int, dict]:
+    """Worked out from the events alone: each seat's chips put in (posts and actions less what came
+    back), the dead money (a big-blind ante, R3.4) and each seat's awards."""
+    put_in = {p["seat"]: 0 for p in hand.view(False)["players"]}
+    won = dict.fromkeys(put_in, 0)
+    dead = 0
+    for event in hand.events:
+        kind = event["type"]
+        if kind == "post" and event["blind"] == "big_blind_ante":
+            dead += event["amount"]
+        elif kind in ("post", "action"):
+            put_in[event["seat"]] += event["amount"]
+        elif kind == "return":
+            put_in[event["seat"]] -= event["amount"]
+        elif kind == "award":
+            won[event["seat"]] += event["amount"]
+    return put_in, dead, won
+
+
+def check_winnings_R6_1(hand: Hand) -> None:
+    """R6.1 on a finished hand, from its events: a player all-in wins at most, from each opponent, what
+    they put in themselves (plus dead money, which anyone in the main pot can win); and no player
+    loses to the others more than the largest amount put in by a player who did not fold."""
+    put_in, dead, won = money(hand)
+    starts = {p["seat"]: p["start"] for p in hand.view(False)["players"]}
+    folded = {e["seat"] for e in hand.events if e["type"] == "action" and e["action"] == "fold"}
+    dead_paid = {e["seat"]: e["amount"] for e in hand.events if e.get("blind") == "big_blind_ante"}
+    for seat, chips in put_in.items():
+        assert chips >= 0, (seat, chips)
+        if chips + dead_paid.get(seat, 0) == starts[seat]:  # all-in: every chip went in
+            limit = sum(min(other, chips) for other in put_in.values()) + dead
+            assert won[seat] <= limit, (seat, won[seat], limit, put_in)
+        others = [put_in[s] for s in put_in if s != seat and s not in folded]
+        lost = chips - won[seat]
+        assert lost <= max(others, default=0), (seat, lost, others, put_in)

@@ -267,7 +267,15 @@ def test_pot_limit_pot_100_bet_100_raise_to_400_R5_2():
 def test_pot_limit_preflop_counts_blinds_in_full_even_dead_or_short_R5_2():
     full = start((1000, 1000, 1000, 1000), sb=5, bb=10, betting="pot_limit")
     assert full.options().max_to == 35  # call 10, pot 25, raise 25: to 35
-    dead = start((1000, 1000, 1000, 1000), sb=5, bb=10, betting="pot_limit", small_blind_seat=None)
+    dead = start(
+        (1000, 1000, 1000, 1000),
+        sb=5,
+        bb=10,
+        betting="pot_limit",
+        seat_numbers=(1, 3, 4, 5),  # seat 2, the small blind's, is empty: a dead small blind (R3.6)
+        small_blind_seat=None,
+        big_blind_seat=3,
+    )
     assert dead.options().max_to == 35
     short = start((1000, 1000, 4, 1000), sb=5, bb=10, betting="pot_limit")  # big blind posts 4
     assert short.options().max_to == 35

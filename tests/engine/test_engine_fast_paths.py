@@ -8,7 +8,7 @@ import random
 import pytest
 
 from dealing.engine import ConfigError, HandConfig, shuffle
-from dealing.engine.pots import Pot, build_pots
+from dealing.engine.pots import Pot, build_pots, unmatched
 from dealing.engine.shuffle import _blocks, _shuffle, _stream, shuffled_deck
 
 
@@ -52,7 +52,7 @@ def _config(**changes):
 
 
 def test_config_to_dict_holds_every_field_in_order_and_round_trips():
-    config = _config(betting="fixed_limit", ante=2, ante_kind="per_player", smallest_chip=5)
+    config = _config(betting="fixed_limit", ante=5, ante_kind="per_player", smallest_chip=5)  # R5.7
     assert list(config.to_dict()) == [f.name for f in dataclasses.fields(HandConfig)]
     assert HandConfig.from_dict(config.to_dict()) == config
 
@@ -91,8 +91,10 @@ def test_seat_tuples_and_dicts_give_the_same_config():
 
 def pots_level_by_level(contributions, dead=0):
     """R6.1 the long way: a pot for every distinct amount put in, merging neighbours with the same
-    players; chips only folded players reached go to the pot below (or the first one made)."""
-    levels = sorted({amount for _, amount, _ in contributions if amount > 0})
+    players; chips only folded players reached go to the pot below (or the first one made). Chips
+    above the largest amount of a player still in are in no pot: they go back (R6.1)."""
+    top = max((amount for _, amount, live in contributions if live), default=0)
+    levels = sorted({amount for _, amount, _ in contributions if 0 < amount <= top})
     pots, previous, carry = [], 0, 0
     for level in levels:
         amount = sum(min(put_in, level) - previous for _, put_in, _ in contributions if put_in > previous)
@@ -126,4 +128,9 @@ def test_pots_match_the_level_by_level_construction_R6_1():
         dead = rng.choice([0, 0, 7])
         pots = build_pots(contributions, dead)
         assert pots == pots_level_by_level(contributions, dead)
-        assert sum(pot.amount for pot in pots) == sum(amount for _, amount, _ in contributions) + dead
+        back = unmatched(contributions)
+        top = max(amount for _, amount, live in contributions if live)
+        assert back == [(seat, amount - top) for seat, amount, _ in contributions if amount > top]
+        assert sum(pot.amount for pot in pots) + sum(chips for _, chips in back) == (
+            sum(amount for _, amount, _ in contributions) + dead
+        )

@@ -109,7 +109,8 @@ def test_antes_per_player_are_dead_money_R3_4():
 
 
 def test_dead_small_blind_nobody_posts_it_R3_6():
-    hand = seeded((1000,) * 4, small_blind_seat=None)
+    # Seat 2 is empty (last hand's big blind went out): nobody posts the small blind.
+    hand = seeded((1000,) * 4, seat_numbers=(1, 3, 4, 5), small_blind_seat=None, big_blind_seat=3)
     assert [(e["seat"], e["blind"]) for e in hand.events if e["type"] == "post"] == [(3, "big_blind")]
     assert hand.to_act == 4
 

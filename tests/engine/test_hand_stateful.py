@@ -12,13 +12,21 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from dealing.engine import Hand, HandConfig, RuleError, evaluate_high, evaluate_low, positions, shuffled_deck
 from dealing.engine.betting import FIXED_LIMIT
 
+from .handkit import check_winnings_R6_1
+
 
 @st.composite
 def hand_configs(draw):
     count = draw(st.integers(2, 8))
     seats = sorted(draw(st.sets(st.integers(1, 9), min_size=count, max_size=count)))
-    big_blind = draw(st.sampled_from([2, 10, 50]))
-    small_blind = draw(st.sampled_from([big_blind // 2, big_blind, big_blind * 2 // 3]))
+    # R5.7: blinds and antes are whole numbers of the smallest chip in play.
+    chip = draw(st.sampled_from([1, 1, 2, 5]))
+    big_blind = draw(st.sampled_from([b for b in (2, 10, 50) if b % chip == 0]))
+
+    def in_chips(amount):
+        return max(chip, amount // chip * chip)
+
+    small_blind = in_chips(draw(st.sampled_from([big_blind // 2, big_blind, big_blind * 2 // 3])))
     stacks = draw(
         st.lists(
             st.one_of(st.integers(1, 3 * big_blind), st.integers(1, 200 * big_blind)),
@@ -28,22 +36,28 @@ def hand_configs(draw):
     )
     where = positions.first_hand(seats, draw(st.sampled_from(seats)))
     small_blind_seat = where.small_blind
-    if count > 2 and draw(st.booleans()) and draw(st.booleans()):
+    dealt = list(zip(seats, stacks))
+    if count > 3 and draw(st.booleans()) and draw(st.booleans()):
+        # R3.6: a dead small blind is an empty seat (last hand's big blind is gone), not a player
+        # dealt in who does not post.
+        dealt = [(seat, stack) for seat, stack in dealt if seat != where.small_blind]
         small_blind_seat = None
     ante_kind = draw(st.sampled_from(["none", "per_player", "big_blind"]))
+    betting = draw(st.sampled_from(["fixed_limit", "pot_limit", "no_limit"]))
     return HandConfig(
         game=draw(st.sampled_from(["courchevel", "courchevel_hilo"])),
-        betting=draw(st.sampled_from(["fixed_limit", "pot_limit", "no_limit"])),
-        seats=[(seat, f"player{seat}", stack) for seat, stack in zip(seats, stacks)],
+        betting=betting,
+        seats=[(seat, f"player{seat}", stack) for seat, stack in dealt],
         button_seat=where.button,
         small_blind_seat=small_blind_seat,
         big_blind_seat=where.big_blind,
         small_blind=small_blind,
         big_blind=big_blind,
-        ante=0 if ante_kind == "none" else draw(st.sampled_from([1, big_blind // 2, big_blind])),
+        ante=0 if ante_kind == "none" else in_chips(draw(st.sampled_from([1, big_blind // 2, big_blind]))),
         ante_kind=ante_kind,
-        smallest_chip=draw(st.sampled_from([1, 1, 2, 5])),
-        cap_raises=draw(st.booleans()),
+        smallest_chip=chip,
+        # R5.1: the fixed-limit cap is lifted only when two players are left, so two are dealt in.
+        cap_raises=draw(st.booleans()) if count == 2 or betting != FIXED_LIMIT else True,
         deal_mode=draw(st.sampled_from(["seeded", "entered"])),
     )
 
@@ -68,6 +82,8 @@ def expected_legal(hand: Hand, seat, action, amount) -> bool:
             action == options.raise_kind
             and type(amount) is int
             and options.min_to <= amount <= options.max_to
+            # R5.7: in whole chips, or all-in
+            and (amount % options.step == 0 or amount == options.player_bet + options.stack)
         )
     return False
 
@@ -117,6 +133,9 @@ class HandMachine(RuleBasedStateMachine):
                 "max": options.max_to,
                 "between": options.min_to + int((options.max_to - options.min_to) * fraction),
             }[choice]
+            if amount % options.step and amount != options.max_to:
+                # R5.7: a whole number of chips (min_to is one, or the all-in, which is max_to).
+                amount = max(options.min_to, amount // options.step * options.step)
             assert expected_legal(self.hand, options.seat, options.raise_kind, amount)
             event = self.hand.act(options.seat, options.raise_kind, amount)
             assert event["to"] == amount
@@ -139,6 +158,10 @@ class HandMachine(RuleBasedStateMachine):
         all_in_to = options.player_bet + options.stack
         current = options.current_bet
         assert current < options.min_to <= options.max_to <= all_in_to
+        step = hand.config.smallest_chip
+        assert options.step == step
+        for amount in (options.min_to, options.max_to):
+            assert amount % step == 0 or amount == all_in_to  # R5.7: in chips, or all-in
         if hand.config.betting == FIXED_LIMIT:
             assert options.min_to == options.max_to  # R5.1: one size, or all-in for less
         else:
@@ -148,8 +171,10 @@ class HandMachine(RuleBasedStateMachine):
                 assert options.max_to == all_in_to  # R5.3: the largest bet is the stack
             elif hand.street > 0:
                 # R5.2: at most the pot after calling (pre-flop the blinds count in full: not redone here).
+                # R5.7: rounded down to a whole number of chips, unless it is the all-in.
                 pot = hand.view(public=False)["pot_total"] + current - options.player_bet
-                assert options.max_to == min(all_in_to, current + pot)
+                limit = current + pot
+                assert options.max_to == (all_in_to if limit >= all_in_to else limit // step * step)
 
     @rule(
         seat=st.integers(0, 10),
@@ -211,6 +236,7 @@ class HandMachine(RuleBasedStateMachine):
         assert hand.done
         assert sum(s["stack"] for s in hand.result()["stacks"]) == self.total
         self.check_awards()
+        check_winnings_R6_1(hand)  # R6.1: nobody wins from an opponent more than they put in
         if hand.config.betting == FIXED_LIMIT:
             raises = [e for e in hand.events if e["type"] == "action" and e["action"] in ("bet", "raise")]
             assert all(e["to"] > 0 for e in raises)
