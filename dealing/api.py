@@ -18,11 +18,14 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Conflict, error_responses
+from tables.models import Table
+from tournaments.models import Tournament
 
 from . import histories, services
 from . import serializers as s
 from .models import Hand, HandEvent
 from .permissions import DealingPermission, DeckPrepPermission, FloorPermission, can_view_deck
+from .verification import verify_hand, verify_tournament
 
 DESCRIBED = {
     400: _("Bad input: the message names the field and the problem. Nothing changed."),
@@ -109,7 +112,6 @@ class HandListView(APIView):
         },
     )
     def post(self, request):
-        from tables.models import Table
 
         data = _valid(s.StartHandSerializer, request)
         table = Table.objects.filter(pk=data["table"]).first()
@@ -314,7 +316,6 @@ class VerifyHandView(APIView):
         responses=errors(404, 409, ok=OpenApiTypes.OBJECT),
     )
     def get(self, request, pk):
-        from .verification import verify_hand
 
         hand = _hand(pk)
         if not hand.is_over:
@@ -329,9 +330,6 @@ class VerifyTournamentView(APIView):
         summary="Verify every finished hand of a tournament", responses=errors(404, ok=OpenApiTypes.OBJECT)
     )
     def get(self, request, tournament_id):
-        from tournaments.models import Tournament
-
-        from .verification import verify_tournament
 
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         return Response(verify_tournament(tournament).to_dict())
@@ -384,7 +382,6 @@ class TableHistoryView(APIView):
         responses=errors(400, 404, ok=OpenApiTypes.STR),
     )
     def get(self, request, table_id):
-        from tables.models import Table
 
         table = get_object_or_404(Table, pk=table_id)
         fmt = _format(request)
@@ -403,7 +400,6 @@ class TournamentHistoryView(APIView):
         responses=errors(400, 404, ok=OpenApiTypes.STR),
     )
     def get(self, request, tournament_id):
-        from tournaments.models import Tournament
 
         tournament = get_object_or_404(Tournament, pk=tournament_id)
         fmt = _format(request)

@@ -29,11 +29,14 @@ from dealing.engine import seed_commitment, shuffled_deck
 from dealing.engine.errors import RuleError as EngineRuleError
 from dealing.engine.hand import Hand as EngineHand
 from dealing.engine.hand import HandConfig
-from tables.models import table_changed
+from tables.models import Seat, Table, table_changed
+from tables.services import dealt_in_next_hand, halted_reason, hand_finished, hand_started
 from tournaments.audit import AuditAction, record_audit
-from tournaments.models import tournament_changed
+from tournaments.models import Betting, Entry, Tournament, tournament_changed
+from tournaments.services import bust_entries, level_for_next_hand
 
 from . import eventlog, hand_for_hand
+from .messages import engine_message
 from .models import Hand, HandEvent
 from .seeds import draw_seed
 
@@ -59,7 +62,6 @@ def _user(actor):
 
 
 def _from_engine(error: EngineRuleError) -> DealingError:
-    from .messages import engine_message
 
     cls = HandConflict if error.code in CONFLICT_CODES else HandRuleError
     return cls(engine_message(error), code=error.code, rule=error.rule, params=error.params)
@@ -130,8 +132,6 @@ def _lock_hand(hand_id: int) -> Hand:
 
 
 def _check_can_deal(tournament, table) -> None:
-    from tables.services import halted_reason
-    from tournaments.models import Tournament
 
     status = tournament.status
     if status == Tournament.Status.ON_BREAK:
@@ -163,9 +163,6 @@ def _check_can_deal(tournament, table) -> None:
 
 def _dealt_in(table) -> list:
     """The seats dealt into the next hand, in seat order, with their entries."""
-    from tables.models import Seat
-    from tables.services import dealt_in_next_hand
-    from tournaments.models import Entry
 
     seats = Seat.objects.filter(table=table, entry__isnull=False).select_related("entry", "entry__player")
     return [
@@ -217,8 +214,6 @@ def _player_labels(seats) -> dict[int, str]:
 
 def build_config(tournament, table, seats, *, deal_mode: str) -> dict:
     """The engine config for the next hand at ``table`` from the real state."""
-    from tournaments.models import Betting, Entry
-    from tournaments.services import level_for_next_hand
 
     level = level_for_next_hand(tournament)  # R8.2
     numbers = [seat.number for seat in seats]
@@ -292,9 +287,6 @@ def start_next_hand(
 
     With a ``client_action_id`` already used to start a hand at this table, that hand is returned
     and nothing is dealt (a double tap or a retry after a lost response)."""
-    from tables.models import Table
-    from tables.services import hand_started
-    from tournaments.models import Tournament
 
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
@@ -503,9 +495,6 @@ def apply_input(
 def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
     """Stacks back to the entries, busts with places, the table's positions and moves, the seed
     revealed. Runs inside the transaction of the input that ended the hand."""
-    from tables.services import hand_finished
-    from tournaments.models import Entry
-    from tournaments.services import bust_entries
 
     table = hand.table
     stacks = engine.stacks()
@@ -555,7 +544,6 @@ def void_hand(hand: Hand, *, actor, reason: str, device: str = "") -> Hand:
     """A misdeal: the hand in progress is voided and every chip goes back where it was at the start
     (the entries' chips were never changed while it ran). The table keeps its positions, so the
     redeal has the same button and blinds."""
-    from tables.services import hand_finished
 
     reason = _require_reason(reason)
     with transaction.atomic():

@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.celery import app as celery_app
 from config.on_commit import once_after_commit
 from tournaments.audit import AuditAction, record_audit
 from tournaments.errors import RuleError, StateError
@@ -255,15 +256,16 @@ def _write(
     return [row for row, _m in rows]
 
 
+BALANCE_TASK = "tables.tasks.balance_tournament"
+
+
 def _queue_balance(tournament_id: int) -> None:
     """Queue ``balance_tournament`` once after this transaction commits, however many busts, hands
     and seat changes in it asked (the task is idempotent, but each run costs a whole-field decision)."""
 
     def queue():
-        # Imported here: the task module imports this one (HackSoft's rule for tasks).
-        from .tasks import balance_tournament
-
-        balance_tournament.delay(tournament_id)
+        # By name: the task module imports this one (registered at start-up by TablesConfig.ready).
+        celery_app.tasks[BALANCE_TASK].delay(tournament_id)
 
     once_after_commit(("balance", tournament_id), queue)
 

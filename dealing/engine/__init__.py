@@ -50,7 +50,7 @@ def __getattr__(name: str):
     """The equity calculator needs NumPy, which the rest of the engine does not: it is imported on
     first use, so that dealing a hand neither waits for NumPy nor needs it installed."""
     if name in _EQUITY_NAMES:
-        from . import equity
+        from . import equity  # NumPy only when asked for (see above)
 
         return getattr(equity, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
