@@ -21,6 +21,8 @@ import struct
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from dealing.engine.errors import RuleError
+
 BALANCE = "balance"
 BREAK = "break"
 REDRAW = "redraw"
@@ -28,15 +30,8 @@ REDRAW = "redraw"
 SEED_BYTES = 32
 
 
-class SeatingError(Exception):
-    """A seating request that breaks a rule. Carries a code, the rule number, params and a message."""
-
-    def __init__(self, code: str, message: str, *, rule: str = "", params: dict | None = None):
-        super().__init__(message)
-        self.code = code
-        self.rule = rule
-        self.params = params or {}
-        self.message = message
+class SeatingError(RuleError):
+    """A seating request that breaks a rule."""
 
 
 class DrawRandom:

@@ -25,19 +25,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from dealing.engine.errors import RuleError
+
 HAND_FOR_HAND_MAX_SECONDS = 120
 MAX_REMAINING_SECONDS = 24 * 3600
 
 
-class ClockError(Exception):
-    """A clock operation that is not possible in the clock's state. Carries a code and the rule."""
+class ClockError(RuleError):
+    """A clock operation that is not possible in the clock's state."""
 
-    def __init__(self, code: str, message: str, params: dict | None = None, rule: str = "R8.2"):
-        super().__init__(message)
-        self.code = code
-        self.rule = rule
-        self.params = params or {}
-        self.message = message
+    default_rule = "R8.2"
 
 
 @dataclass(frozen=True)
@@ -196,13 +193,13 @@ def add_time(periods: list[Period], clock: Clock, now: datetime, seconds: float)
         raise ClockError(
             "not_enough_time",
             "Cannot remove more time than is left in the level.",
-            {"remaining": round(remaining), "seconds": seconds},
+            params={"remaining": round(remaining), "seconds": seconds},
         )
     if new_remaining > MAX_REMAINING_SECONDS:
         raise ClockError(
             "too_much_time",
             "A level cannot have more than 24 hours left.",
-            {"remaining": round(remaining), "seconds": seconds},
+            params={"remaining": round(remaining), "seconds": seconds},
         )
     if current.paused:
         return Clock(current.level_index, current.level_started_at, current.paused_at, new_remaining)
@@ -214,7 +211,9 @@ def jump(periods: list[Period], clock: Clock, now: datetime, index: int) -> Cloc
     _check(periods)
     if not 0 <= index < len(periods):
         raise ClockError(
-            "no_such_level", "There is no level at that position.", {"index": index, "levels": len(periods)}
+            "no_such_level",
+            "There is no level at that position.",
+            params={"index": index, "levels": len(periods)},
         )
     if clock.paused:
         return Clock(index, now, now, float(periods[index].seconds))

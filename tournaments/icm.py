@@ -8,16 +8,13 @@ subsets of players still in: 2^n states, so it is limited to ``MAX_PLAYERS``.
 
 from __future__ import annotations
 
+from dealing.engine.errors import RuleError
+
 MAX_PLAYERS = 14
 
 
-class ICMError(ValueError):
-    def __init__(self, code: str, message: str, params: dict | None = None, rule: str = ""):
-        super().__init__(message)
-        self.code = code
-        self.rule = rule
-        self.params = params or {}
-        self.message = message
+class ICMError(RuleError):
+    """An ICM question that cannot be answered."""
 
 
 def finish_probabilities(stacks: list[int]) -> list[list[float]]:
@@ -26,7 +23,7 @@ def finish_probabilities(stacks: list[int]) -> list[list[float]]:
     if n == 0:
         raise ICMError("no_players", "Give at least one stack.")
     if n > MAX_PLAYERS:
-        raise ICMError("too_many", f"ICM is limited to {MAX_PLAYERS} players.", {"max": MAX_PLAYERS})
+        raise ICMError("too_many", f"ICM is limited to {MAX_PLAYERS} players.", params={"max": MAX_PLAYERS})
     if any(isinstance(s, bool) or not isinstance(s, int) or s <= 0 for s in stacks):
         raise ICMError("bad_stack", "Every stack must be a whole number of chips above 0.")
     full = (1 << n) - 1

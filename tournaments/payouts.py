@@ -11,16 +11,13 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+from dealing.engine.errors import RuleError
+
 SMALL_TABLES = {1: [100], 2: [65, 35], 3: [50, 30, 20]}
 
 
-class PayoutError(ValueError):
-    def __init__(self, code: str, message: str, params: dict | None = None, rule: str = ""):
-        super().__init__(message)
-        self.code = code
-        self.rule = rule
-        self.params = params or {}
-        self.message = message
+class PayoutError(RuleError):
+    """A payout table that cannot be paid."""
 
 
 def places_paid(field_size: int, percent_paid: int = 15) -> int:
@@ -48,20 +45,24 @@ def check_percentages(percentages: list) -> list[Fraction]:
     shares = []
     for value in percentages:
         if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-            raise PayoutError("not_a_number", "Every percentage must be a number.", {"value": value})
+            raise PayoutError("not_a_number", "Every percentage must be a number.", params={"value": value})
         try:
             share = Fraction(str(value))
         except (ValueError, ZeroDivisionError):
             raise PayoutError(
-                "not_a_number", "Every percentage must be a number.", {"value": value}
+                "not_a_number", "Every percentage must be a number.", params={"value": value}
             ) from None
         if share <= 0:
-            raise PayoutError("not_positive", "Every percentage must be more than 0.", {"value": value})
+            raise PayoutError(
+                "not_positive", "Every percentage must be more than 0.", params={"value": value}
+            )
         shares.append(share)
     if any(later > earlier for earlier, later in itertools.pairwise(shares)):
         raise PayoutError("not_descending", "A lower place cannot be paid more than a higher one.")
     if sum(shares) != 100:
-        raise PayoutError("not_100", "The percentages must add up to 100.", {"sum": float(sum(shares))})
+        raise PayoutError(
+            "not_100", "The percentages must add up to 100.", params={"sum": float(sum(shares))}
+        )
     return [share / 100 for share in shares]
 
 

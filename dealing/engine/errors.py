@@ -6,9 +6,14 @@ The engine never changes a hand when it raises one of these: callers may show th
 
 
 class RuleError(ValueError):
-    """An action, card entry or setting that the rules do not allow."""
+    """An action, card entry or setting that the rules do not allow. The base of every error the pure
+    rules raise (the engine, the clock, payouts, ICM, balancing), so the Django layer translates them
+    all one way. ``default_rule`` is the rule a subclass enforces unless told otherwise."""
+
+    default_rule = ""
 
     def __init__(self, code: str, message: str, rule: str = "", params: dict | None = None):
+        rule = rule or self.default_rule
         if rule and f"({rule})" not in message:
             message = f"{message} ({rule})"
         super().__init__(message)
