@@ -14,14 +14,13 @@ from __future__ import annotations
 import time
 
 from django.db.models import Count, Q, Sum
-from django.utils import timezone
 
 from dealing import services as dealing_services
 from dealing.hand_for_hand import waiting_reason
 from dealing.models import Hand
 from tables.models import Move, Table
 from tables.services import halted_reason
-from tournaments import clock
+from tournaments import clock, selectors
 from tournaments.clock import ClockError
 from tournaments.models import Tournament
 from tournaments.services import level_for_next_hand, payout_table, prize_pool
@@ -55,10 +54,6 @@ def envelope(kind: str, version: int, data: dict) -> dict:
 # --- the clock ------------------------------------------------------------------------------------
 
 
-def _levels(tournament: Tournament) -> list:
-    return list(tournament.structure.levels.order_by("order"))
-
-
 def _level_payload(level, index: int, number: int | None) -> dict:
     return {
         "index": index,
@@ -76,17 +71,13 @@ def _level_payload(level, index: int, number: int | None) -> dict:
 
 
 def schedule_payload(levels: list) -> list[dict]:
-    rows, number = [], 0
-    for index, level in enumerate(levels):
-        if not level.is_break:
-            number += 1
-        rows.append(_level_payload(level, index, None if level.is_break else number))
-    return rows
+    numbers = clock.level_numbers(selectors.periods(levels))
+    return [_level_payload(level, index, numbers[index]) for index, level in enumerate(levels)]
 
 
 def clock_payload(tournament: Tournament, levels: list | None = None) -> dict:
     """The stored clock as a screen needs it: state at ``now`` plus "level ends at"."""
-    levels = _levels(tournament) if levels is None else levels
+    levels = selectors.levels_of(tournament) if levels is None else levels
     if not levels:
         return {
             "started": False,
@@ -96,18 +87,11 @@ def clock_payload(tournament: Tournament, levels: list | None = None) -> dict:
             "remaining": 0,
             "level_ends_at": None,
         }
-    periods = [clock.Period(seconds=lv.duration_minutes * 60, is_break=lv.is_break) for lv in levels]
-    stored = clock.Clock(
-        level_index=tournament.level_index,
-        level_started_at=tournament.level_started_at,
-        paused_at=tournament.paused_at,
-        remaining_when_paused=tournament.remaining_when_paused,
-    )
-    state = clock.state(periods, stored, timezone.now())
+    state = selectors.clock_state(tournament, levels=levels)
     return {
         "started": state.started,
         "running": state.running,
-        "paused": stored.paused,
+        "paused": tournament.paused_at is not None,
         "level_index": state.level_index,
         "remaining": round(state.remaining, 3),
         "level_ends_at": _ms(state.level_ends_at),
@@ -166,7 +150,7 @@ def tournament_public(tournament: Tournament) -> dict:
 
 
 def clock_data(tournament: Tournament) -> dict:
-    levels = _levels(tournament)
+    levels = selectors.levels_of(tournament)
     return {
         "tournament": tournament_public(tournament),
         "schedule": schedule_payload(levels),

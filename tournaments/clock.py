@@ -241,11 +241,18 @@ def hand_for_hand_round(periods: list[Period], clock: Clock, round_seconds: floa
     return deduct_paused(periods, clock, lost)
 
 
+def level_numbers(periods: list[Period]) -> list[int | None]:
+    """Each period's level number as players say it (breaks are not counted); None for a break."""
+    numbers, number = [], 0
+    for period in periods:
+        number += 0 if period.is_break else 1
+        numbers.append(None if period.is_break else number)
+    return numbers
+
+
 def level_number(periods: list[Period], index: int) -> int | None:
     """The level's number as players say it (breaks are not counted), or None for a break."""
-    if periods[index].is_break:
-        return None
-    return sum(1 for period in periods[: index + 1] if not period.is_break)
+    return level_numbers(periods[: index + 1])[index]
 
 
 def play_index_for_next_hand(periods: list[Period], index: int) -> int:

@@ -21,11 +21,19 @@ from .models import Level, Tournament
 Status = Tournament.Status
 
 
-def periods_of(tournament: Tournament) -> list[clockmath.Period]:
+def levels_of(tournament: Tournament) -> list[Level]:
+    return list(tournament.structure.levels.order_by("order"))
+
+
+def periods(levels: list[Level]) -> list[clockmath.Period]:
+    """The clock's view of a structure's levels: how long each lasts and whether it is a break."""
     return [
-        clockmath.Period(seconds=level.duration_minutes * 60, is_break=level.is_break)
-        for level in tournament.structure.levels.order_by("order")
+        clockmath.Period(seconds=level.duration_minutes * 60, is_break=level.is_break) for level in levels
     ]
+
+
+def periods_of(tournament: Tournament) -> list[clockmath.Period]:
+    return periods(levels_of(tournament))
 
 
 def clock_of(tournament: Tournament) -> clockmath.Clock:
@@ -37,8 +45,12 @@ def clock_of(tournament: Tournament) -> clockmath.Clock:
     )
 
 
-def clock_state(tournament: Tournament, now: datetime | None = None) -> clockmath.ClockState:
-    return clockmath.state(periods_of(tournament), clock_of(tournament), now or timezone.now())
+def clock_state(
+    tournament: Tournament, now: datetime | None = None, levels: list[Level] | None = None
+) -> clockmath.ClockState:
+    """The clock as it stands at ``now``: the one place every screen, API and service reads it from."""
+    levels = levels_of(tournament) if levels is None else levels
+    return clockmath.state(periods(levels), clock_of(tournament), now or timezone.now())
 
 
 def level_for_next_hand(tournament: Tournament, now: datetime | None = None) -> Level:
@@ -46,10 +58,9 @@ def level_for_next_hand(tournament: Tournament, now: datetime | None = None) -> 
 
     During a break (or when the clock sits on one) it is the first level after the break.
     """
-    levels = list(tournament.structure.levels.order_by("order"))
-    periods = [clockmath.Period(level.duration_minutes * 60, level.is_break) for level in levels]
-    index = clockmath.state(periods, clock_of(tournament), now or timezone.now()).level_index
-    return levels[clockmath.play_index_for_next_hand(periods, index)]
+    levels = levels_of(tournament)
+    index = clock_state(tournament, now, levels).level_index
+    return levels[clockmath.play_index_for_next_hand(periods(levels), index)]
 
 
 def registration_open(tournament: Tournament, now: datetime | None = None) -> bool:

@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from . import clock as clockmath
-from . import services
+from . import selectors, services
 from .icm import MAX_PLAYERS
 from .models import AuditEntry, Betting, BlindStructure, Entry, Level, Player, Tournament
 
@@ -52,15 +52,13 @@ class LevelSerializer(serializers.ModelSerializer):
         # One query per structure, not per level: numbers of all its levels, cached for this response.
         cache = self.root.context.setdefault("level_numbers", {}) if self.root else {}
         if level.structure_id not in cache:
-            numbers, number = {}, 0
-            for order, is_break in (
+            rows = list(
                 Level.objects.filter(structure_id=level.structure_id)
                 .order_by("order")
                 .values_list("order", "is_break")
-            ):
-                number += 0 if is_break else 1
-                numbers[order] = number
-            cache[level.structure_id] = numbers
+            )
+            numbers = clockmath.level_numbers([clockmath.Period(0, is_break) for _order, is_break in rows])
+            cache[level.structure_id] = {order: n for (order, _b), n in zip(rows, numbers)}
         return cache[level.structure_id].get(level.order)
 
 
@@ -108,9 +106,9 @@ class ClockSerializer(serializers.Serializer):
 
 def clock_payload(tournament: Tournament, now=None) -> dict:
     now = now or timezone.now()
-    levels = list(tournament.structure.levels.order_by("order"))
-    periods = [clockmath.Period(level.duration_minutes * 60, level.is_break) for level in levels]
-    state = clockmath.state(periods, services.clock_of(tournament), now)
+    levels = selectors.levels_of(tournament)
+    periods = selectors.periods(levels)
+    state = selectors.clock_state(tournament, now, levels)
     index = state.level_index
     next_hand = clockmath.play_index_for_next_hand(periods, index)
     return {
