@@ -33,6 +33,11 @@ urlpatterns = [
     path(
         "console/<int:tournament_id>/entries/<int:entry_id>/bust/", console.console_bust, name="console-bust"
     ),
+    path(
+        "console/<int:tournament_id>/entries/<int:entry_id>/remove/",
+        console.console_remove,
+        name="console-remove",
+    ),
     path("console/<int:tournament_id>/hands/<int:hand_id>/", console.console_hand, name="console-hand"),
     path(
         "console/<int:tournament_id>/floor/<int:call_id>/answer/",

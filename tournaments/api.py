@@ -492,6 +492,18 @@ class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
         )
 
     @extend_schema(
+        request=s.RemoveEntrySerializer,
+        responses=errors(*WRITE_ERRORS, ok=s.EntrySerializer),
+        summary="Remove a player with chips from the tournament (disqualification, no-show), with a reason",
+    )
+    @action(detail=True, methods=["post"])
+    def remove(self, request, pk=None):
+        data = _valid(s.RemoveEntrySerializer, request)
+        return self._fresh(
+            services.remove_entry(self.get_object(), reason=data["reason"], actor=request.user)
+        )
+
+    @extend_schema(
         request=s.UndoBustSerializer,
         responses=errors(*WRITE_ERRORS, ok=s.EntrySerializer),
         summary="Undo a bust (with a reason); the audit log keeps the record",

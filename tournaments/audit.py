@@ -31,6 +31,8 @@ class AuditAction(models.TextChoices):
     )
     ENTRY_ADDON = "entry.addon", _("Add-on")
     ENTRY_BUST = "entry.bust", _("Bust")
+    ENTRY_PLACE = "entry.place", _("Place changed")
+    ENTRY_REMOVE = "entry.remove", _("Removed from the tournament")
     ENTRY_REBUY = "entry.rebuy", _("Rebuy")
     ENTRY_REENTER = "entry.reenter", _("Re-entry")
     ENTRY_REGISTER = "entry.register", _("Registration")

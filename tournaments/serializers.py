@@ -351,6 +351,12 @@ class SetChipsSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500)
 
 
+class RemoveEntrySerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=500, help_text=_("Why the player leaves with chips: disqualification, no-show …")
+    )
+
+
 class UndoBustSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=500)
     chips = serializers.IntegerField(

@@ -225,21 +225,32 @@ def console_register(request, tournament_id: int):
 @staff_member_required
 @require_POST
 def console_bust(request, tournament_id: int, entry_id: int):
-    """A director's manual bust-out (hands bust players themselves; this is the floor's correction)."""
-
+    """Bust a player who has no chips left (R8.8); a player with chips is removed instead."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
-    reason = request.POST.get("reason", "").strip() or _("Busted by the director")
     try:
-        with transaction.atomic():
-            start_chips = entry.chips
-            if entry.chips:
-                entry = services.set_chips(entry, 0, reason=reason, actor=request.user)
-            services.bust_entries(
-                tournament, [(entry, start_chips)], actor=request.user, hand_label="console"
-            )
+        # The chips at the start of the hand are unknown here: one chip ranks the player below any
+        # other bust of the same hand that the hands themselves record.
+        services.bust_entries(tournament, [(entry, 1)], actor=request.user, hand_label="console")
     except _service_errors() as exc:
         messages.error(request, _error_text(exc))
+    else:
+        messages.success(request, _("%(entry)s is out.") % {"entry": entry})
+    return _back(request, tournament, "entries")
+
+
+@staff_member_required
+@require_POST
+def console_remove(request, tournament_id: int, entry_id: int):
+    """Disqualification or no-show: the player leaves with their chips, for the reason given."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
+    try:
+        entry = services.remove_entry(entry, reason=request.POST.get("reason", ""), actor=request.user)
+    except _service_errors() as exc:
+        messages.error(request, _error_text(exc))
+    else:
+        messages.success(request, _("%(entry)s is removed from the tournament.") % {"entry": entry})
     return _back(request, tournament, "entries")
 
 

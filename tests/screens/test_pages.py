@@ -271,17 +271,41 @@ def test_hand_for_hand_tablet_waits_after_its_hand_until_every_table_has_played(
 def test_console_bust_out_places_the_player_and_updates_the_field(client, staff):
     """R8.8: a player out of chips gets the place of the number of players left."""
     from screens.snapshots import clock_snapshot
+    from tournaments import services
     from tournaments.models import Entry
 
     tournament = make_tournament(players=6)
     client.force_login(staff)
     entry = tournament.entries.get(player__name="Player 3")
-    client.post(f"/console/{tournament.pk}/entries/{entry.pk}/bust/", {"reason": "count error at table 1"})
+    services.set_chips(entry, 0, reason="lost every chip on a hand dealt without a tablet")
+    client.post(f"/console/{tournament.pk}/entries/{entry.pk}/bust/")
     entry = Entry.objects.get(pk=entry.pk)
     assert entry.status == "busted" and entry.place == 6
     field = clock_snapshot(tournament.pk)["data"]["field"]
     assert field["players_left"] == 5 and field["entries"] == 6
     assert field["average_stack"] == 3000 * 5 // 5
+
+
+def test_console_cannot_bust_a_player_with_chips_but_can_remove_one_with_a_reason_R8_8(client, staff):
+    from tournaments.models import AuditEntry, Entry
+
+    tournament = make_tournament(players=6)
+    client.force_login(staff)
+    entry = tournament.entries.get(player__name="Player 2")
+    page = client.get(f"/console/{tournament.pk}/").content.decode()
+    assert f"/entries/{entry.pk}/bust/" not in page  # no Bust button beside a player with chips
+    response = client.post(f"/console/{tournament.pk}/entries/{entry.pk}/bust/", follow=True)
+    assert "3000 chips and cannot bust" in response.content.decode()
+    assert Entry.objects.get(pk=entry.pk).status == "active" and Entry.objects.get(pk=entry.pk).chips == 3000
+    response = client.post(
+        f"/console/{tournament.pk}/entries/{entry.pk}/remove/", {"reason": ""}, follow=True
+    )
+    assert Entry.objects.get(pk=entry.pk).status == "active"  # no reason, nothing changed
+    client.post(f"/console/{tournament.pk}/entries/{entry.pk}/remove/", {"reason": "disqualified: collusion"})
+    entry = Entry.objects.get(pk=entry.pk)
+    assert (entry.status, entry.chips, entry.place) == ("busted", 0, 6)
+    removal = AuditEntry.objects.get(action="entry.remove")
+    assert removal.reason == "disqualified: collusion" and removal.data == {"chips_removed": 3000}
 
 
 def test_console_shows_payouts_and_icm_values_that_share_the_pool(client, staff):

@@ -41,6 +41,7 @@ from .entries import (
     place_late_registration_busts,
     rebuy,
     register,
+    remove_entry,
     set_chips,
     undo_bust,
 )
@@ -94,6 +95,7 @@ __all__ = [
     "recompute_prizes",
     "register",
     "registration_open",
+    "remove_entry",
     "resume_clock",
     "seated_count",
     "set_chips",

@@ -219,41 +219,42 @@ def bust_entries(
     if placing:
         place_late_registration_busts(tournament, now)
     players_left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
-    place = players_left - len(pairs) + 1  # the best place this hand's busts can take
-    pairs.sort(key=lambda pair: (-pair[1], pair[0].pk))
-    i = 0
-    while i < len(pairs):
-        group = [pair for pair in pairs[i:] if pair[1] == pairs[i][1]]
-        for entry, start_chips in group:
-            entry.status = Entry.Status.BUSTED
-            entry.place = place if placing else None
-            entry.place_shared_to = place + len(group) - 1 if placing and len(group) > 1 else None
-            entry.chips_at_start_of_bust_hand = start_chips
-            entry.bust_hand_label = hand_label[:100]
-            entry.busted_at = now
-            entry.save(
-                update_fields=[
-                    "status",
-                    "place",
-                    "place_shared_to",
-                    "chips_at_start_of_bust_hand",
-                    "bust_hand_label",
-                    "busted_at",
-                ]
-            )
+    # R8.6: in hand-for-hand one round (a hand at every table) counts as one hand, so this round's
+    # earlier busts at other tables are ranked again together with these.
+    same_hand = _busted_earlier_this_round(tournament) if placing else []
+    best_place = players_left - len(pairs) + 1  # the best place this hand's busts can take
+    for entry, start_chips in pairs:
+        entry.status = Entry.Status.BUSTED
+        entry.chips_at_start_of_bust_hand = start_chips
+        entry.bust_hand_label = hand_label[:100]
+        entry.busted_at = now
+    for entry, place, shared_to in _ranked([e for e, _c in pairs] + same_hand, best_place):
+        entry.place, entry.place_shared_to = (place, shared_to) if placing else (None, None)
+    bust_fields = ["status", "place", "place_shared_to", "chips_at_start_of_bust_hand", "bust_hand_label"]
+    for entry, start_chips in pairs:
+        entry.save(update_fields=[*bust_fields, "busted_at"])
+        record_audit(
+            actor,
+            AuditAction.ENTRY_BUST,
+            entry,
+            data={
+                "place": entry.place,
+                "shared_to": entry.place_shared_to,
+                "chips_at_start": start_chips,
+                "hand": hand_label,
+            },
+        )
+    for entry in same_hand:
+        before = Entry.objects.values_list("place", "place_shared_to").get(pk=entry.pk)
+        if before != (entry.place, entry.place_shared_to):
+            entry.save(update_fields=["place", "place_shared_to"])
             record_audit(
                 actor,
-                AuditAction.ENTRY_BUST,
+                AuditAction.ENTRY_PLACE,
                 entry,
-                data={
-                    "place": entry.place,
-                    "shared_to": entry.place_shared_to,
-                    "chips_at_start": start_chips,
-                    "hand": hand_label,
-                },
+                data={"before": list(before), "place": entry.place, "shared_to": entry.place_shared_to},
+                reason=str(_("Hand-for-hand: busts of one round are ranked together (R8.6).")),
             )
-        place += len(group)
-        i += len(group)
 
     remaining = list(tournament.entries.filter(status=Entry.Status.ACTIVE))
     if len(remaining) <= 1 and not registration_open(tournament, now):
@@ -263,6 +264,64 @@ def bust_entries(
         tournament_changed(tournament.pk)
         tables_services.release_and_rebalance(tournament)
     return [pair[0] for pair in pairs]
+
+
+@transaction.atomic
+def remove_entry(entry: Entry, *, reason: str, actor=None, now: datetime | None = None) -> Entry:
+    """Take a player out of the tournament with their chips: a disqualification or a no-show.
+
+    Only a hand busts a player who has chips in play (R8.8); this is the director's separate action,
+    with a reason, that takes the chips out of play explicitly (audited with the count) and then
+    places the player as a bust at the current count of players.
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationError({"reason": _("Say why the player is removed (disqualified, no-show …).")})
+    tournament = locked(entry.tournament)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if entry.status != Entry.Status.ACTIVE:
+        raise StateError(_("%(entry)s is already out.") % {"entry": entry}, code="already_busted")
+    _not_in_a_hand(entry)
+    chips = entry.chips
+    if chips == 0:
+        raise StateError(
+            _("%(entry)s has no chips: bust the player instead (R8.8).") % {"entry": entry},
+            code="no_chips",
+            rule="R8.8",
+        )
+    entry.chips = 0
+    entry.save(update_fields=["chips"])
+    record_audit(actor, AuditAction.ENTRY_REMOVE, entry, reason, {"chips_removed": chips})
+    bust_entries(tournament, [(entry, chips)], actor=actor, hand_label=str(_("removed")), now=now)
+    entry.refresh_from_db()
+    return entry
+
+
+def _busted_earlier_this_round(tournament: Tournament) -> list[Entry]:
+    """Entries that busted, placed, at another table during the current hand-for-hand round."""
+    started = tournament.hand_for_hand_round_started_at
+    if not tournament.hand_for_hand or started is None:
+        return []
+    return list(
+        tournament.entries.select_for_update().filter(
+            status=Entry.Status.BUSTED, place__isnull=False, busted_at__gte=started
+        )
+    )
+
+
+def _ranked(entries: list[Entry], best_place: int) -> list[tuple[Entry, int, int | None]]:
+    """Places for players who bust on the same hand (R8.6, R8.8), from ``best_place`` down: more chips
+    at the start of the hand finish higher; equal starting chips share the places (and their prizes)."""
+    ordered = sorted(entries, key=lambda e: (-e.chips_at_start_of_bust_hand, e.pk))
+    ranked, place, i = [], best_place, 0
+    while i < len(ordered):
+        chips = ordered[i].chips_at_start_of_bust_hand
+        group = [e for e in ordered[i:] if e.chips_at_start_of_bust_hand == chips]
+        for entry in group:
+            ranked.append((entry, place, place + len(group) - 1 if len(group) > 1 else None))
+        place += len(group)
+        i += len(group)
+    return ranked
 
 
 @transaction.atomic
