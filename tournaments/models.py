@@ -40,6 +40,9 @@ class BlindStructure(models.Model):
     description = models.TextField(_("description"), blank=True)
     # The starting stack the template is designed for (0: none suggested).
     starting_stack = models.PositiveBigIntegerField(_("suggested starting stack"), default=0)
+    # The chip set its levels are made for (and its breaks color up): a tournament created from the
+    # structure gets it unless it names its own (R5.7, R6.5).
+    chip_denominations = models.JSONField(_("chip set"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("blind structure")

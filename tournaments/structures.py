@@ -185,8 +185,10 @@ def templates() -> list[dict]:
     return result
 
 
-def install_templates(BlindStructure, Level) -> int:
-    """Create the shipped templates that are missing (by name). Returns how many were created."""
+def install_templates(BlindStructure, Level, *, with_chips: bool = True) -> int:
+    """Create the shipped templates that are missing (by name). Returns how many were created.
+
+    ``with_chips``: the structure model has its chip set (migrations before it pass False)."""
     created = 0
     for template in templates():
         if BlindStructure.objects.filter(name=template["name"], is_template=True).exists():
@@ -197,6 +199,7 @@ def install_templates(BlindStructure, Level) -> int:
             is_template=True,
             description=template["description"],
             starting_stack=template["starting_stack"],
+            **({"chip_denominations": list(CHIPS)} if with_chips else {}),
         )
         Level.objects.bulk_create(
             Level(structure=structure, order=order, **fields)

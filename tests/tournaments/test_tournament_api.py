@@ -402,16 +402,17 @@ def test_structures_list_copy_and_edit_levels(api, template):
         and len(copy["levels"]) == template.levels.count()
     )
     first = copy["levels"][0]
-    edited = api.patch(f"/api/levels/{first['id']}/", {"small_blind": 40, "big_blind": 100}, format="json")
-    assert edited.status_code == 200 and edited.json()["small_blind"] == 40
+    # In the template's chips (25 is the smallest, R5.7).
+    edited = api.patch(f"/api/levels/{first['id']}/", {"small_blind": 50, "big_blind": 100}, format="json")
+    assert edited.status_code == 200 and edited.json()["small_blind"] == 50
     added = api.post(
         f"/api/structures/{copy['id']}/levels/",
-        {"order": 0, "duration_minutes": 15, "small_blind": 10, "big_blind": 25},
+        {"order": 0, "duration_minutes": 15, "small_blind": 25, "big_blind": 50},
         format="json",
     )
     assert added.status_code == 201
     levels = api.get(f"/api/structures/{copy['id']}/").json()["levels"]
-    assert [lv["big_blind"] for lv in levels[:2]] == [25, 100] and [lv["order"] for lv in levels] == list(
+    assert [lv["big_blind"] for lv in levels[:2]] == [50, 100] and [lv["order"] for lv in levels] == list(
         range(len(levels))
     )
     assert api.delete(f"/api/levels/{added.json()['id']}/").status_code == 204

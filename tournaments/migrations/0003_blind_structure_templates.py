@@ -6,7 +6,9 @@ from django.db import migrations
 def install(apps, schema_editor):
     from tournaments.structures import install_templates
 
-    install_templates(apps.get_model("tournaments", "BlindStructure"), apps.get_model("tournaments", "Level"))
+    install_templates(
+        apps.get_model("tournaments", "BlindStructure"), apps.get_model("tournaments", "Level"), with_chips=False
+    )
 
 
 class Migration(migrations.Migration):

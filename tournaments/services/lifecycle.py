@@ -23,7 +23,7 @@ from .clock_control import store_clock
 from .common import Status, locked
 from .entries import close_tournament, place_late_registration_busts
 from .prizes import recompute_prizes
-from .structures import audit_value, copy_structure
+from .structures import audit_value, check_levels_in_chips, copy_structure
 
 
 @transaction.atomic
@@ -35,9 +35,14 @@ def create_tournament(*, structure: BlindStructure, actor=None, **fields) -> Tou
     if not structure.levels.filter(is_break=False).exists():
         raise ValidationError({"structure": _("The structure has no levels of play.")})
     fields["betting"] = betting
+    if "chip_denominations" not in fields and structure.chip_denominations:
+        # The structure's chip set (R5.7): a template never leaves a tournament in single chips.
+        fields["chip_denominations"] = list(structure.chip_denominations)
+        fields.setdefault("smallest_chip", min(structure.chip_denominations))
     tournament = Tournament(structure=structure, **fields)
     tournament.full_clean(exclude=["structure"])
     _check_tournament_fields(tournament)
+    check_levels_in_chips(list(structure.levels.order_by("order")), tournament.chip_denominations)
     tournament.structure = copy_structure(structure, name=fields.get("name", ""), actor=actor)
     if tournament.seeding == Tournament.Seeding.MASTER:
         tournament.master_seed = secrets.token_bytes(32)
@@ -103,6 +108,10 @@ def update_tournament(tournament: Tournament, *, actor=None, **fields) -> Tourna
         setattr(tournament, name, value)
     tournament.full_clean()
     _check_tournament_fields(tournament)
+    if {"chip_denominations", "smallest_chip"} & set(fields):
+        check_levels_in_chips(
+            list(tournament.structure.levels.order_by("order")), tournament.chip_denominations
+        )
     tournament.save()
     if "starting_stack" in fields and old["starting_stack"] != tournament.starting_stack:
         # Not started yet (checked above), so no hand has been played: every entry holds the starting stack.

@@ -8,9 +8,10 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from .. import chips
 from .. import clock as clockmath
 from ..audit import AuditAction, record_audit
-from ..errors import StateError
+from ..errors import RuleError, StateError
 from ..models import Betting, BlindStructure, Level, Tournament, tournament_changed
 from ..selectors import clock_of, periods_of
 from .common import MAX_STACK, Status
@@ -59,6 +60,8 @@ def copy_structure(structure: BlindStructure, *, name: str = "", actor=None) -> 
         betting=structure.betting,
         is_template=False,
         description=structure.description,
+        starting_stack=structure.starting_stack,
+        chip_denominations=list(structure.chip_denominations or []),
     )
     Level.objects.bulk_create(
         Level(
@@ -78,6 +81,57 @@ def copy_structure(structure: BlindStructure, *, name: str = "", actor=None) -> 
     )
     record_audit(actor, AuditAction.STRUCTURE_COPY, copy, data={"from": structure.pk})
     return copy
+
+
+FIELD_NAMES = {
+    "small_blind": _("small blind"),
+    "big_blind": _("big blind"),
+    "ante": _("ante"),
+    "small_bet": _("small bet"),
+    "big_bet": _("big bet"),
+}
+
+
+def check_levels_in_chips(levels: list[Level], denominations: list[int]) -> None:
+    """R5.7: every amount of every level is a whole number of the smallest chip in play then.
+
+    Refused before anyone plays the structure: the engine would refuse such a hand mid-event.
+    """
+    if not denominations:
+        return  # no chip set given: amounts in single chips
+    problems = chips.amounts_not_in_chips(levels, denominations)
+    if not problems:
+        return
+    first = problems[0]
+    numbers = clockmath.level_numbers([clockmath.Period(0, level.is_break) for level in levels])
+    by_order = {level.order: number for level, number in zip(levels, numbers)}
+    raise RuleError(
+        _(
+            "Level %(level)s: the %(field)s of %(amount)s is not a whole number of the smallest chip in play "
+            "then (%(chip)s). Change the level or the chip set (R5.7)."
+        )
+        % {
+            "level": by_order.get(first.level_order, first.level_order + 1),
+            "field": FIELD_NAMES[first.field],
+            "amount": first.amount,
+            "chip": first.smallest_chip,
+        },
+        code="not_in_chips",
+        field="levels",
+        rule="R5.7",
+        params={
+            "level_order": first.level_order,
+            "field": first.field,
+            "amount": first.amount,
+            "smallest_chip": first.smallest_chip,
+            "problems": len(problems),
+        },
+    )
+
+
+def _check_structure_chips(structure: BlindStructure, tournament: Tournament | None) -> None:
+    denominations = tournament.chip_denominations if tournament is not None else structure.chip_denominations
+    check_levels_in_chips(list(structure.levels.order_by("order")), denominations)
 
 
 def _structure_editable(structure: BlindStructure, order: int | None) -> Tournament | None:
@@ -119,6 +173,7 @@ def add_level(structure: BlindStructure, *, actor=None, **fields) -> Level:
     structure.levels.filter(order__gte=100000).update(order=F("order") - 100000 + 1)
     level.full_clean(exclude=["structure", "order"])
     level.save()
+    _check_structure_chips(structure, tournament)
     _structure_changed(tournament, actor, AuditAction.LEVEL_ADD, level)
     return level
 
@@ -131,6 +186,7 @@ def update_level(level: Level, *, actor=None, **fields) -> Level:
     validate_level(level, level.structure.betting)
     level.full_clean(exclude=["structure"])
     level.save()
+    _check_structure_chips(level.structure, tournament)
     _structure_changed(tournament, actor, AuditAction.LEVEL_UPDATE, level, fields)
     return level
 
@@ -145,6 +201,7 @@ def delete_level(level: Level, *, actor=None) -> None:
     level.delete()
     structure.levels.filter(order__gt=order).update(order=F("order") + 100000)
     structure.levels.filter(order__gte=100000).update(order=F("order") - 100000 - 1)
+    _check_structure_chips(structure, tournament)
     _structure_changed(tournament, actor, AuditAction.LEVEL_DELETE, structure, {"order": order})
 
 
