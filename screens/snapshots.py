@@ -22,7 +22,7 @@ from tables.models import Move, Table
 from tables.services import halted_reason
 from tournaments import clock, selectors
 from tournaments.clock import ClockError
-from tournaments.models import Tournament
+from tournaments.models import ChipRace, Tournament
 from tournaments.services import level_for_next_hand, payout_table, prize_pool
 
 from .models import Announcement, Device, FloorCall
@@ -149,6 +149,31 @@ def tournament_public(tournament: Tournament) -> dict:
     }
 
 
+def chip_race_payload(tournament: Tournament, levels: list, table_number: int | None = None) -> dict | None:
+    """The chip race of the break the clock is on (R8.7), once it is run: who won a chip, or for one
+    table every card dealt. The race's seed is public (anyone can deal the race again and check it)."""
+    race = ChipRace.objects.filter(tournament=tournament).first()
+    if race is None or tournament.status != Tournament.Status.ON_BREAK:
+        return None
+    if race.level_order != selectors.clock_state(tournament, levels=levels).level_index:
+        return None
+    payload = {
+        "old_chip": race.old_chip,
+        "new_chip": race.new_chip,
+        "colored_up": race.colored_up,
+        "race_seed": bytes(race.seed).hex(),
+        "winners": [
+            {"table": t["table"], "seat": p["seat"], "name": p["name"], "best": p["best"], "saved": p["saved"]}
+            for t in race.tables
+            for p in t["players"]
+            if p["won"] or p["saved"]
+        ],
+    }
+    if table_number is not None:
+        payload["players"] = race.table_rows(table_number)
+    return payload
+
+
 def clock_data(tournament: Tournament) -> dict:
     levels = selectors.levels_of(tournament)
     return {
@@ -157,6 +182,7 @@ def clock_data(tournament: Tournament) -> dict:
         "clock": clock_payload(tournament, levels),
         "field": field_payload(tournament),
         "announcement": announcement_text(tournament),
+        "chip_race": chip_race_payload(tournament, levels),
     }
 
 
@@ -308,6 +334,7 @@ def table_data(table) -> dict:
         "moves": [_move_payload(move, table) for move in moves],
         "hand": hand_payload(hand),
         "wait": hand_for_hand_wait(table),
+        "chip_race": chip_race_payload(tournament, selectors.levels_of(tournament), table.number),
         "floor_called": FloorCall.objects.filter(table=table, answered_at__isnull=True).exists(),
     }
 

@@ -222,6 +222,29 @@ class Entry(models.Model):
         return f"{self.player}{suffix}"
 
 
+class ChipRace(models.Model):
+    """One color-up's chip race (R8.7), kept so anyone can check it: the seed every table's deck was
+    shuffled from (``hand_seed(seed, table, 0)``, RULES section 7) and every card dealt."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="chip_races")
+    level_order = models.PositiveIntegerField(_("break"))
+    old_chip = models.PositiveBigIntegerField(_("smallest chip before"))
+    new_chip = models.PositiveBigIntegerField(_("smallest chip after"))
+    colored_up = models.JSONField(_("chips colored up"), default=list)
+    seed = models.BinaryField(_("race seed"), max_length=32)
+    # [{"table": 3, "players": [{"seat", "entry", "name", "odd_chips", "cards", "best", "won", "saved"}]}]
+    tables = models.JSONField(_("cards dealt"), default=list)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("chip race")
+        verbose_name_plural = _("chip races")
+
+    def table_rows(self, table_number: int) -> list[dict]:
+        return next((t["players"] for t in self.tables if t["table"] == table_number), [])
+
+
 class AuditEntry(models.Model):
     """Who did what, when, and why. Nothing in the tournament is deleted; corrections add rows here."""
 

@@ -32,6 +32,8 @@ def clock_labels() -> dict:
         "last_level": _("Last level"),
         "color_up": _("Color-up: %(chips)s chips leave play"),
         "chip_race": _("Chip race at the end of the break"),
+        "race_result": _("Chip race won by: %(winners)s"),
+        "table": _("Table"),
         "hand_for_hand": _("HAND FOR HAND"),
         "seed_commitment": _("Seed commitment"),
         "offline": _("Reconnecting…"),

@@ -158,7 +158,13 @@
       var chips = level.is_break && level.color_up && level.color_up.length ? level.color_up.map(L.fmtNumber).join(", ") : "";
       colorUp.textContent = chips ? L.interp(T.color_up, { chips: chips }) : "";
       var race = this.q("[data-role=chip-race]");
-      if (race) race.hidden = !chips;
+      if (race) {
+        var result = data.chip_race;
+        race.hidden = !chips && !result;
+        race.textContent = result ? L.interp(T.race_result, {
+          winners: result.winners.map(function (w) { return w.name + " (" + T.table + " " + w.table + ", " + w.best + ")"; }).join(" · ") || "–",
+        }) : T.chip_race;
+      }
     }
   };
 

@@ -176,6 +176,22 @@
     }
   };
 
+  /* The chip race at this table (R8.7): every card dealt, and who won a chip or was saved one. */
+  function chipRace(race, T) {
+    var rows = race.players.map(function (p) {
+      var outcome = p.won ? T.race_won : p.saved ? T.race_saved : "";
+      return el("li", { class: p.won || p.saved ? "race-winner" : "", "data-role": "race-row" }, [
+        el("span", { text: T.seat + " " + p.seat + " · " + p.name + ": " }),
+        el("span", { class: "race-cards", text: p.cards.join(" ") }),
+        outcome ? el("strong", { text: " — " + outcome }) : null,
+      ]);
+    });
+    return el("div", { class: "notice chip-race", "data-role": "chip-race" }, [
+      el("div", { text: L.interp(T.race_title, { old: race.old_chip, chip: race.new_chip }) }),
+      el("ol", {}, rows),
+    ]);
+  }
+
   Tablet.prototype.renderNotices = function (data) {
     var T = this.T, self = this, box = this.q("[data-role=notices]");
     box.innerHTML = "";
@@ -192,6 +208,7 @@
         } }) : null,
       ]));
     });
+    if (data.chip_race && data.chip_race.players && data.chip_race.players.length) box.appendChild(chipRace(data.chip_race, T));
     if (data.floor_called) box.appendChild(el("div", { class: "notice", text: T.floor_called }));
     this.q("[data-role=call-floor]").disabled = !!data.floor_called;
     if (this.failed) {

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import secrets
+
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from dealing.engine.shuffle import hand_seed, shuffled_deck
 from tables.models import Seat, Table
 
 from .. import chiprace
 from ..audit import AuditAction, record_audit
 from ..errors import StateError
-from ..models import Entry, Tournament, tournament_changed
+from ..models import ChipRace, Entry, Tournament, tournament_changed
 from ..selectors import clock_state
 from .common import Status, locked
 
@@ -19,8 +22,8 @@ from .common import Status, locked
 def color_up(tournament: Tournament, *, actor=None, rng=None, now=None) -> chiprace.RaceResult:
     """At a break, take the break's colored-up chips out of play and race off the odd chips (R8.7).
 
-    Done once per break, between hands (no table may have a hand running), in seat order when the
-    tables app has seats. The new smallest chip is what pots are split in from then on (R6.5).
+    Done once per break, between hands (no table may have a hand running); each table races its own
+    odd chips in seat order, and every card dealt is recorded with the seed (``ChipRace``). The new smallest chip is what pots are split in from then on (R6.5).
     """
     tournament = locked(tournament)
     if tournament.status != Status.ON_BREAK:
@@ -47,18 +50,6 @@ def color_up(tournament: Tournament, *, actor=None, rng=None, now=None) -> chipr
             code="hand_running",
             rule="R8.7",
         )
-    seat_order = {
-        entry_id: i
-        for i, entry_id in enumerate(
-            Seat.objects.filter(table__tournament=tournament, entry__isnull=False)
-            .order_by("table__number", "number")
-            .values_list("entry_id", flat=True)
-        )
-    }
-    entries = sorted(
-        tournament.entries.select_for_update().filter(status=Entry.Status.ACTIVE),
-        key=lambda e: (seat_order.get(e.pk, len(seat_order)), e.pk),
-    )
     old_unit = tournament.smallest_chip or denominations[0]
     new_unit = staying[0]
     if new_unit % old_unit:
@@ -67,13 +58,62 @@ def color_up(tournament: Tournament, *, actor=None, rng=None, now=None) -> chipr
             code="bad_denominations",
             field="chip_denominations",
         )
-    result = chiprace.chip_race([(e.pk, e.chips) for e in entries], old_unit, new_unit, rng)
-    changed = []
-    for entry in entries:
-        if entry.chips != result.stacks[entry.pk]:
-            entry.chips = result.stacks[entry.pk]
-            changed.append(entry)
+    # Each table races its own odd chips with its own deck, shuffled from one recorded seed.
+    seed = bytes(rng.getrandbits(8) for _i in range(32)) if rng is not None else secrets.token_bytes(32)
+    entries = {e.pk: e for e in tournament.entries.select_for_update().filter(status=Entry.Status.ACTIVE)}
+    seats = Seat.objects.filter(table__tournament=tournament, entry__in=list(entries)).select_related("table")
+    by_table: dict[int, list[tuple[int, Entry]]] = {}
+    for seat in seats.order_by("table__number", "number"):
+        by_table.setdefault(seat.table.number, []).append((seat.number, entries.pop(seat.entry_id)))
+    if entries:  # not seated (none once the tables are drawn): raced together, in entry order
+        by_table[0] = [(0, entry) for entry in sorted(entries.values(), key=lambda e: e.pk)]
+    winners, saved, tables, changed = [], [], [], []
+    for number, seated in sorted(by_table.items()):
+        race = chiprace.chip_race(
+            [(entry.pk, entry.chips) for _seat, entry in seated],
+            old_unit,
+            new_unit,
+            deck=shuffled_deck(hand_seed(seed, number, 0)),
+        )
+        cards = {r.key: r for r in race.dealt}
+        rows = []
+        for seat, entry in seated:
+            if entry.pk in cards or entry.pk in race.saved:
+                dealt = cards.get(entry.pk)
+                rows.append(
+                    {
+                        "seat": seat,
+                        "entry": entry.pk,
+                        "name": str(entry),
+                        "odd_chips": dealt.odd_chips if dealt else 0,
+                        "cards": list(dealt.cards) if dealt else [],
+                        "best": dealt.best if dealt else None,
+                        "won": entry.pk in race.winners,
+                        "saved": entry.pk in race.saved,
+                    }
+                )
+            if entry.chips != race.stacks[entry.pk]:
+                entry.chips = race.stacks[entry.pk]
+                changed.append(entry)
+        if rows:
+            tables.append({"table": number, "players": rows})
+        winners.extend(race.winners)
+        saved.extend(race.saved)
     Entry.objects.bulk_update(changed, ["chips"])
+    ChipRace.objects.create(
+        tournament=tournament,
+        level_order=level.order,
+        old_chip=old_unit,
+        new_chip=new_unit,
+        colored_up=leaving,
+        seed=seed,
+        tables=tables,
+    )
+    result = chiprace.RaceResult(
+        stacks={e.pk: e.chips for e in tournament.entries.filter(status=Entry.Status.ACTIVE)},
+        winners=winners,
+        saved=saved,
+    )
     tournament.chip_denominations = staying
     tournament.smallest_chip = new_unit
     tournament.save(update_fields=["chip_denominations", "smallest_chip"])
@@ -86,6 +126,8 @@ def color_up(tournament: Tournament, *, actor=None, rng=None, now=None) -> chipr
             "smallest_chip": new_unit,
             "race_winners": result.winners,
             "saved": result.saved,
+            "race_seed": seed.hex(),
+            "tables": tables,
         },
     )
     tournament_changed(tournament.pk)
