@@ -609,10 +609,21 @@ def simulate(config: SimulationConfig, runs: int = 1000, seed: int = 0) -> Simul
             f"the event does not finish in {MAX_ROUNDS} hands a table: the blinds never get high enough",
             {"rounds": MAX_ROUNDS},
         )
-    return _report(config, structure, runs, seed, hands_per_hour, close, locals())
+    results = {
+        "length": out_length,
+        "bubble": out_bubble,
+        "final_table": out_final,
+        "end_index": out_end_index,
+        "entries": out_entries,
+        "paid": out_paid,
+        "at_close": out_at_close,
+        "snap_players": snap_players,
+        "snap_chips": snap_chips,
+    }
+    return _report(structure, runs, seed, hands_per_hour, close, results)
 
 
-def _report(config, structure, runs, seed, hands_per_hour, close, state) -> SimulationReport:
+def _report(structure, runs, seed, hands_per_hour, close, state: dict) -> SimulationReport:
     snap_players, snap_chips = state["snap_players"], state["snap_chips"]
     levels = []
     for index in range(structure.count):
@@ -637,18 +648,18 @@ def _report(config, structure, runs, seed, hands_per_hour, close, state) -> Simu
                 still_running=float(reached.mean()),
             )
         )
-    end_index = state["out_end_index"]
+    end_index = state["end_index"]
     return SimulationReport(
         runs=runs,
         seed=seed,
         hands_per_hour=hands_per_hour,
-        entries=Spread.of(state["out_entries"]),
-        places_paid=Spread.of(state["out_paid"]),
+        entries=Spread.of(state["entries"]),
+        places_paid=Spread.of(state["paid"]),
         late_registration_closes_at=close,
-        players_at_close=Spread.of(state["out_at_close"]),
-        length=Spread.of(state["out_length"]),
-        bubble=Spread.of(state["out_bubble"]),
-        final_table=Spread.of(state["out_final"]),
+        players_at_close=Spread.of(state["at_close"]),
+        length=Spread.of(state["length"]),
+        bubble=Spread.of(state["bubble"]),
+        final_table=Spread.of(state["final_table"]),
         end_level=Spread.of(structure.number[end_index]),
         runs_out_of_levels=float(np.mean(end_index == structure.count - 1)),
         levels=tuple(levels),

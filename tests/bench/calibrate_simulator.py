@@ -502,7 +502,7 @@ def compare(runs: dict, sim_runs: int, seed: int, seats: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="9,20,45,100")
-    parser.add_argument("--runs", type=int, default=3, help="engine runs per speed, game, betting and size")
+    parser.add_argument("--runs", type=int, default=4, help="engine runs per speed, game, betting and size")
     parser.add_argument("--speeds", default="turbo,regular,deep")
     parser.add_argument("--games", default=",".join(simulator.GAMES))
     parser.add_argument("--bettings", default="no_limit,pot_limit,fixed_limit")

@@ -226,7 +226,7 @@ class Command(BaseCommand):
             stack = f"{depth.median:.0f} ({depth.p10:.0f}-{depth.p90:.0f})"
             if level.still_running < 1:
                 stack += "  " + _("%(share)s%% of runs still going") % {
-                    "share": round(100 * level.still_running)
+                    "share": int(100 * level.still_running)
                 }
             out(
                 str(level.number).rjust(5)
