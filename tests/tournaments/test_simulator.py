@@ -280,7 +280,7 @@ def test_the_command_reports_the_tournament_as_configured(make_tournament):
 
 
 @pytest.mark.django_db
-def test_the_command_uses_the_entries_so_far_and_fits_a_schedule(make_tournament, seated_is_registered):
+def test_the_command_uses_the_entries_so_far_and_fits_a_schedule(make_tournament):
     from tournaments import services
 
     tournament = make_tournament()
