@@ -48,6 +48,28 @@ TEMPLATES = {
     "must_show": [_("A player is all-in, so every hand still in is turned face up.")],
     "too_few_players": [_("A hand needs at least two players.")],
     "too_many_players": [_("At most %(maximum)s players can be dealt in.")],
+    "not_in_chips": [
+        _(
+            "%(amount)s is not a whole number of the smallest chip in play (%(step)s): bet or raise to a "
+            "multiple of %(step)s from %(minimum)s to %(maximum)s, or all-in to %(all_in)s."
+        ),
+        _("The %(field)s of %(value)s is not a whole number of the smallest chip in play (%(smallest_chip)s)."),
+    ],
+    "cap_not_liftable": [
+        _(
+            "The fixed-limit cap is lifted only when the tournament is down to two players, and "
+            "%(players)s are dealt in."
+        )
+    ],
+    "player_between_blinds": [
+        _("Seat %(seats)s is dealt in between the small and the big blind: the big blind follows the small blind.")
+    ],
+    "player_between_button_and_blind": [
+        _("Seat %(seats)s is dealt in between the button and the blinds: the blinds are left of the button.")
+    ],
+    "no_dead_small_blind_seat": [
+        _("There is no empty seat between the button and the big blind for a dead small blind.")
+    ],
 }
 
 

@@ -293,14 +293,21 @@
     }
   };
 
-  /* Keypad and slider: only amounts from min_to to max_to can be confirmed. */
+  /* Keypad and slider: only amounts from min_to to max_to in whole chips (or all-in) can be confirmed (R5.7). */
   Tablet.prototype.renderAmount = function (o, verb, act) {
     var self = this, T = this.T, box = this.q("[data-role=amount-box]");
     box.hidden = false; box.innerHTML = "";
+    var step = o.step || 1, allIn = o.player_bet + o.stack;
     var value = this.amount === null ? o.min_to : this.amount;
-    var legal = value >= o.min_to && value <= o.max_to;
-    var slider = el("input", { type: "range", min: o.min_to, max: o.max_to, step: 1, value: Math.min(Math.max(value, o.min_to), o.max_to), "aria-label": T.amount });
-    slider.addEventListener("input", function () { self.amount = Number(slider.value); self.render(); });
+    var legal = value >= o.min_to && value <= o.max_to && (value % step === 0 || value === allIn);
+    // The slider moves by the smallest chip; its top end is the largest legal amount, all-in included.
+    var slider = el("input", { type: "range", min: o.min_to, max: o.max_to, step: step, value: Math.min(Math.max(value, o.min_to), o.max_to), "aria-label": T.amount });
+    slider.addEventListener("input", function () {
+      var v = Number(slider.value);
+      self.amount = v + step > o.max_to ? o.max_to : v;
+      self.amountTyped = false;
+      self.render();
+    });
     var keypad = el("div", { class: "keypad" });
     "123456789C0⌫".split("").forEach(function (k) {
       keypad.appendChild(el("button", { text: k === "C" ? T.clear : k, onclick: function () {
@@ -315,7 +322,7 @@
     });
     var confirmText = verb + " " + L.fmtNumber(value);
     var confirm = el("button", { class: "big", "data-action": "confirm-amount", text: legal ? confirmText : L.fmtNumber(o.min_to) + "–" + L.fmtNumber(o.max_to), onclick: function () {
-      if (value >= o.min_to && value <= o.max_to) act(confirmText, o.raise_kind, value);
+      if (legal) act(confirmText, o.raise_kind, value);
     } });
     confirm.disabled = !legal || this.busy;
     box.appendChild(el("div", { class: "amount-value", "data-role": "amount", text: L.fmtNumber(value) }));
