@@ -8,6 +8,7 @@ whatever rounding leaves over goes to first place, so the table always sums exac
 
 from __future__ import annotations
 
+import functools
 import itertools
 from fractions import Fraction
 
@@ -29,13 +30,19 @@ def places_paid(field_size: int, percent_paid: int = 15) -> int:
 
 def default_percentages(paid: int) -> list[Fraction]:
     """Share of the pool by place (fractions summing to 1) for ``paid`` places."""
+    return list(_default_percentages(paid))
+
+
+@functools.lru_cache(maxsize=256)
+def _default_percentages(paid: int) -> tuple[Fraction, ...]:
+    # Exact fractions of a big field cost milliseconds; every clock screen asks for the same ones.
     if paid <= 0:
-        return []
+        return ()
     if paid in SMALL_TABLES:
-        return [Fraction(p, 100) for p in SMALL_TABLES[paid]]
+        return tuple(Fraction(p, 100) for p in SMALL_TABLES[paid])
     weights = [Fraction(1, place) for place in range(1, paid + 1)]
     total = sum(weights)
-    return [w / total for w in weights]
+    return tuple(w / total for w in weights)
 
 
 def check_percentages(percentages: list) -> list[Fraction]:
@@ -81,6 +88,13 @@ def payout_amounts(pool: int, shares: list[Fraction], unit: int = 0) -> list[int
         raise PayoutError("negative_pool", "The prize pool cannot be negative.")
     if not shares:
         return []
+    return list(_payout_amounts(pool, tuple(shares), unit))
+
+
+@functools.lru_cache(maxsize=256)
+def _payout_amounts(pool: int, shares: tuple[Fraction, ...], unit: int) -> tuple[int, ...]:
+    # A 10,000-entry field pays 1,500 places: a quarter of a second of Fraction arithmetic, the same
+    # for every screen until the pool or the field changes.
     unit = unit or rounding_unit(pool, shares)
     amounts = [int(pool * share // unit) * unit for share in shares]
     # Hand out whole units left over by the largest remainders, then the odd change to first place.
@@ -89,7 +103,7 @@ def payout_amounts(pool: int, shares: list[Fraction], unit: int = 0) -> list[int
     for i in order[:spare_units]:
         amounts[i] += unit
     amounts[0] += pool - sum(amounts)
-    return amounts
+    return tuple(amounts)
 
 
 def split_shared(amounts: list[int], first_place: int, last_place: int) -> list[int]:

@@ -7,6 +7,7 @@ these, so each of these figures is computed in one place.
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from fractions import Fraction
 
@@ -81,6 +82,10 @@ def registration_open(tournament: Tournament, now: datetime | None = None) -> bo
 
 def prize_pool(tournament: Tournament) -> int:
     """Buy-ins (without the fee), rebuys and add-ons, or the guarantee if that is more."""
+    return _pool_and_field(tournament)[0]
+
+
+def _pool_and_field(tournament: Tournament) -> tuple[int, int]:
     totals = tournament.entries.aggregate(
         entries=models.Count("id"),
         rebuys=Sum("rebuys"),
@@ -91,27 +96,45 @@ def prize_pool(tournament: Tournament) -> int:
         + (totals["rebuys"] or 0) * tournament.rebuy_price
         + totals["addons"] * tournament.addon_price
     )
-    return max(collected, tournament.guarantee)
+    return max(collected, tournament.guarantee), totals["entries"]
 
 
 def payout_shares(tournament: Tournament, field_size: int | None = None) -> list[Fraction]:
     if field_size is None:
         field_size = tournament.entries.count()
-    if tournament.payout_percentages:
-        shares = payoutmath.check_percentages(tournament.payout_percentages)
+    return list(_shares(field_size, tuple(tournament.payout_percentages or ()), tournament.percent_paid))
+
+
+def _shares(field_size: int, percentages: tuple, percent_paid: int) -> tuple[Fraction, ...]:
+    if percentages:
+        shares = payoutmath.check_percentages(list(percentages))
         if 0 < field_size < len(shares):
             # More places than entries: nobody could win the places below the field, so the places
             # there are share the whole pool in the same proportions.
             shares = [share / sum(shares[:field_size]) for share in shares[:field_size]]
-        return shares
-    return payoutmath.default_percentages(payoutmath.places_paid(field_size, tournament.percent_paid))
+        return tuple(shares)
+    return tuple(payoutmath.default_percentages(payoutmath.places_paid(field_size, percent_paid)))
 
 
 def payout_table(tournament: Tournament) -> list[int]:
     """Prize by place (index 0 is first) for the field as it stands."""
-    return payoutmath.payout_amounts(
-        prize_pool(tournament), payout_shares(tournament), tournament.payout_unit
+    pool, field_size = _pool_and_field(tournament)
+    return list(
+        _payout_table(
+            pool,
+            field_size,
+            tuple(tournament.payout_percentages or ()),
+            tournament.percent_paid,
+            tournament.payout_unit,
+        )
     )
+
+
+@functools.lru_cache(maxsize=1024)
+def _payout_table(pool: int, field_size: int, percentages: tuple, percent_paid: int, unit: int) -> tuple:
+    # A 10,000-entry field pays 1,500 places in exact fractions: costly, and the same for every
+    # screen and every hand until the pool or the field changes. Keyed by exactly what it depends on.
+    return tuple(payoutmath.payout_amounts(pool, list(_shares(field_size, percentages, percent_paid)), unit))
 
 
 def master_seed_hex(tournament: Tournament) -> str | None:
