@@ -16,6 +16,7 @@ capacity; clients ignore any version not newer than the one they show).
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 
 from asgiref.sync import async_to_sync
@@ -31,6 +32,12 @@ DEVICE_REVOKED = {"type": "device.revoked"}
 def tournament_group(tournament_id: int) -> str:
     """Clock screens and the director console of one tournament."""
     return f"tournament-{tournament_id}"
+
+
+def tournament_tables_group(tournament_id: int) -> str:
+    """Every tablet of one tournament: told only of what a tablet shows of the tournament (the clock,
+    its level, hand-for-hand, the chips in play), not of every bust or registration."""
+    return f"tournament-{tournament_id}-tables"
 
 
 def table_group(table_id: int) -> str:
@@ -50,8 +57,13 @@ def send_now(group: str, message: dict) -> None:
 
 
 def changed(group: str, *, bump: Callable[[], object] | None = None) -> None:
-    """``group``'s state changed in the current transaction: bump its version once, announce it once."""
-    once_after_commit(("live", group), lambda: send_now(group, STATE_CHANGED), first=bump)
+    """``group``'s state changed in the current transaction: bump its version once, announce it once.
+
+    Each announcement carries a random ``id``, the same for every socket of the group, so a server
+    builds the snapshot once however many of its sockets receive it (``screens.snapshot_hub``)."""
+    once_after_commit(
+        ("live", group), lambda: send_now(group, {**STATE_CHANGED, "id": secrets.token_hex(8)}), first=bump
+    )
 
 
 def device_revoked(device_id: int) -> None:

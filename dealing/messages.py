@@ -53,7 +53,9 @@ TEMPLATES = {
             "%(amount)s is not a whole number of the smallest chip in play (%(step)s): bet or raise to a "
             "multiple of %(step)s from %(minimum)s to %(maximum)s, or all-in to %(all_in)s."
         ),
-        _("The %(field)s of %(value)s is not a whole number of the smallest chip in play (%(smallest_chip)s)."),
+        _(
+            "The %(field)s of %(value)s is not a whole number of the smallest chip in play (%(smallest_chip)s)."
+        ),
     ],
     "cap_not_liftable": [
         _(
@@ -62,7 +64,9 @@ TEMPLATES = {
         )
     ],
     "player_between_blinds": [
-        _("Seat %(seats)s is dealt in between the small and the big blind: the big blind follows the small blind.")
+        _(
+            "Seat %(seats)s is dealt in between the small and the big blind: the big blind follows the small blind."
+        )
     ],
     "player_between_button_and_blind": [
         _("Seat %(seats)s is dealt in between the button and the blinds: the blinds are left of the button.")

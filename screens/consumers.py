@@ -12,8 +12,6 @@ Close codes: 4001 not signed in or not paired, 4003 not allowed here, 4004 no su
 
 from __future__ import annotations
 
-import asyncio
-
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import ObjectDoesNotExist
@@ -26,6 +24,7 @@ from tournaments.models import Tournament
 from . import snapshots
 from .models import DeviceKind
 from .pairing import device_from_cookies
+from .snapshot_hub import hub
 
 CLOSE_UNAUTHENTICATED = 4001
 CLOSE_FORBIDDEN = 4003
@@ -35,15 +34,17 @@ COALESCE_SECONDS = 0.05
 
 
 class LiveConsumer(AsyncJsonWebsocketConsumer):
-    """Sends versioned snapshots of one thing to one screen. Subclasses say who may see what."""
+    """Sends versioned snapshots of one thing to one screen. Subclasses say who may see what and
+    which snapshot they show (``snapshot_key``); the build is shared by every socket of this server
+    that shows the same thing (``screens.snapshot_hub``)."""
 
     groups_joined: list[str]
+    snapshot_key: tuple
 
     async def connect(self):
         self.groups_joined = []
         self.last_version = -1
-        self.dirty = False
-        self.rebuild_task = None
+        self.subscribed = False
         await self.accept()
         try:
             decision = await database_sync_to_async(self.authorize)()
@@ -53,49 +54,53 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if decision is not None:
             await self.close(code=decision)
             return
+        hub().subscribe(self.snapshot_key, self, self.build_snapshot)
+        self.subscribed = True
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
-        await self.send_snapshot(force=True)
+        await self.send_fresh()
 
     async def disconnect(self, code):
-        if getattr(self, "rebuild_task", None) is not None:
-            self.rebuild_task.cancel()
+        if getattr(self, "subscribed", False):
+            hub().unsubscribe(self.snapshot_key, self)
+            self.subscribed = False
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
 
     def authorize(self) -> int | None:
-        """Set ``self.groups_joined`` and return None, or return a close code."""
+        """Set ``self.groups_joined`` and ``self.snapshot_key`` and return None, or return a close code."""
         raise NotImplementedError
 
     def build_snapshot(self) -> dict:
         raise NotImplementedError
 
-    async def send_snapshot(self, force: bool = False):
+    async def send_fresh(self):
+        """A snapshot built now, sent whatever its version (on connect and on the client's refresh)."""
         try:
-            snapshot = await database_sync_to_async(self.build_snapshot)()
+            found = await hub().fresh(self.snapshot_key, self)
         except ObjectDoesNotExist:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        if force or snapshot["version"] > self.last_version:
+        if found is not None:
+            snapshot, text = found
             self.last_version = max(self.last_version, snapshot["version"])
-            await self.send_json(snapshot)
+            await self.send(text_data=text)
+
+    async def deliver(self, snapshot: dict, text: str):
+        """A shared build finished: send it unless this socket already showed that version."""
+        if snapshot["version"] > self.last_version:
+            self.last_version = snapshot["version"]
+            await self.send(text_data=text)
+
+    async def snapshot_failed(self, error: Exception):
+        if isinstance(error, ObjectDoesNotExist):
+            await self.close(code=CLOSE_NOT_FOUND)
 
     async def state_changed(self, message):
-        # Coalesce a burst (a hand's end touches the table, the seats and the tournament at once):
-        # the handler returns at once and one rebuild, a moment later, covers every change so far.
-        self.dirty = True
-        if self.rebuild_task is None or self.rebuild_task.done():
-            self.rebuild_task = asyncio.ensure_future(self.rebuild())
-
-    async def rebuild(self):
-        while self.dirty:
-            await asyncio.sleep(COALESCE_SECONDS)
-            self.dirty = False
-            await self.send_snapshot()
+        # Returns at once: one build per snapshot key, shared, covers every change so far.
+        hub().changed(self.snapshot_key, message.get("id"))
 
     async def device_revoked(self, message):
-        if self.rebuild_task is not None:
-            self.rebuild_task.cancel()
         await self.send_json({"type": "revoked"})
         await self.close(code=CLOSE_REVOKED)
 
@@ -103,7 +108,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "refresh":
             # The client saw a gap (woke from sleep, missed messages): a fresh full snapshot.
-            await self.send_snapshot(force=True)
+            await self.send_fresh()
         elif kind == "ping":
             await self.send_json({"type": "pong", "server_time": snapshots.server_time_ms()})
 
@@ -121,6 +126,7 @@ class ClockConsumer(LiveConsumer):
                 return CLOSE_UNAUTHENTICATED
             self.groups_joined.append(live.device_group(device.pk))
         Tournament.objects.only("pk").get(pk=self.tournament_id)
+        self.snapshot_key = ("clock", self.tournament_id)
         return None
 
     def build_snapshot(self):
@@ -139,6 +145,7 @@ class DirectorConsumer(LiveConsumer):
             return CLOSE_FORBIDDEN
         Tournament.objects.only("pk").get(pk=self.tournament_id)
         self.groups_joined = [live.tournament_group(self.tournament_id)]
+        self.snapshot_key = ("director", self.tournament_id)
         return None
 
     def build_snapshot(self):
@@ -147,8 +154,9 @@ class DirectorConsumer(LiveConsumer):
 
 class TableConsumer(LiveConsumer):
     """A dealer tablet (its paired device or staff): one table's snapshot. It listens to its table's
-    group and its tournament's (a level change or hand-for-hand changes what the tablet shows);
-    actions go through the dealing HTTP API, not this socket."""
+    group and to its tournament's tables group (a level, the clock, hand-for-hand or a color-up
+    change what the tablet shows; a bust at another table does not); actions go through the dealing
+    HTTP API, not this socket."""
 
     def authorize(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -159,7 +167,8 @@ class TableConsumer(LiveConsumer):
             if device is None:
                 return CLOSE_UNAUTHENTICATED
         table = Table.objects.only("pk", "tournament_id").get(pk=self.table_id)
-        self.groups_joined = [live.table_group(table.pk), live.tournament_group(table.tournament_id)]
+        self.groups_joined = [live.table_group(table.pk), live.tournament_tables_group(table.tournament_id)]
+        self.snapshot_key = ("table", self.table_id)
         if device is not None:
             self.groups_joined.append(live.device_group(device.pk))
         return None

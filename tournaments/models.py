@@ -278,3 +278,10 @@ def tournament_changed(tournament_id: int) -> None:
         live.tournament_group(tournament_id),
         bump=lambda: Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1),
     )
+
+
+def clock_changed(tournament_id: int) -> None:
+    """What every tablet shows of the tournament changed too (its clock, level, hand-for-hand, status
+    or chips in play): the tournament's screens and its tablets hear of it, once each, after commit."""
+    tournament_changed(tournament_id)
+    live.changed(live.tournament_tables_group(tournament_id))

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from .. import clock as clockmath
 from ..audit import AuditAction, record_audit
 from ..errors import StateError
-from ..models import Tournament, tournament_changed
+from ..models import Tournament, clock_changed
 from ..selectors import clock_of, periods_of
 from .common import Status, locked
 from .entries import place_late_registration_busts
@@ -34,7 +34,7 @@ def store_clock(tournament: Tournament, new: clockmath.Clock, now: datetime, **e
         tournament.status = Status.ON_BREAK if is_break else Status.RUNNING
     tournament.clock_version += 1
     tournament.save()
-    tournament_changed(tournament.pk)
+    clock_changed(tournament.pk)
     place_late_registration_busts(tournament, now)
 
 
@@ -216,7 +216,7 @@ def advance_clock(tournament: Tournament, now: datetime | None = None) -> bool:
             clock_version=F("clock_version") + 1,
         )
         if updated:
-            tournament_changed(tournament.pk)
+            clock_changed(tournament.pk)
             fresh = Tournament.objects.select_for_update().get(pk=tournament.pk)
             place_late_registration_busts(fresh, now)
     return bool(updated)

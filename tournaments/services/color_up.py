@@ -13,7 +13,7 @@ from tables.models import Seat, Table
 from .. import chiprace
 from ..audit import AuditAction, record_audit
 from ..errors import StateError
-from ..models import ChipRace, Entry, Tournament, tournament_changed
+from ..models import ChipRace, Entry, Tournament, clock_changed
 from ..selectors import clock_state
 from .common import Status, locked
 
@@ -130,5 +130,5 @@ def color_up(tournament: Tournament, *, actor=None, rng=None, now=None) -> chipr
             "tables": tables,
         },
     )
-    tournament_changed(tournament.pk)
+    clock_changed(tournament.pk)
     return result

@@ -17,7 +17,7 @@ from tables.models import Seat, Table
 from .. import clock as clockmath
 from ..audit import AuditAction, record_audit
 from ..errors import RuleError, StateError
-from ..models import Entry, Player, Tournament, tournament_changed
+from ..models import Entry, Player, Tournament, clock_changed, tournament_changed
 from ..selectors import clock_of, periods_of, registration_open
 from .common import MAX_CHIPS, Status, locked
 from .prizes import recompute_prizes
@@ -435,4 +435,4 @@ def close_tournament(tournament: Tournament, active: list[Entry], now: datetime)
     tournament.save()
     place_late_registration_busts(tournament, now)
     recompute_prizes(tournament)
-    tournament_changed(tournament.pk)
+    clock_changed(tournament.pk)

@@ -17,7 +17,7 @@ from .. import clock as clockmath
 from .. import payouts as payoutmath
 from ..audit import AuditAction, record_audit
 from ..errors import StateError
-from ..models import BlindStructure, Entry, Tournament, tournament_changed
+from ..models import BlindStructure, Entry, Tournament, clock_changed
 from ..selectors import clock_of, periods_of
 from .clock_control import store_clock
 from .common import Status, locked
@@ -49,7 +49,7 @@ def create_tournament(*, structure: BlindStructure, actor=None, **fields) -> Tou
         tournament.master_seed_commitment = seed_commitment(tournament.master_seed)
     tournament.save()
     record_audit(actor, AuditAction.TOURNAMENT_CREATE, tournament)
-    tournament_changed(tournament.pk)
+    clock_changed(tournament.pk)
     return tournament
 
 
@@ -127,7 +127,7 @@ def update_tournament(tournament: Tournament, *, actor=None, **fields) -> Tourna
     )
     place_late_registration_busts(tournament)
     recompute_prizes(tournament)
-    tournament_changed(tournament.pk)
+    clock_changed(tournament.pk)
     return tournament
 
 
@@ -143,7 +143,7 @@ def open_registration(tournament: Tournament, *, actor=None) -> Tournament:
     tournament.status = Status.REGISTERING
     tournament.save(update_fields=["status"])
     record_audit(actor, AuditAction.TOURNAMENT_OPEN_REGISTRATION, tournament)
-    tournament_changed(tournament.pk)
+    clock_changed(tournament.pk)
     return tournament
 
 

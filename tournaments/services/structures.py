@@ -12,7 +12,7 @@ from .. import chips
 from .. import clock as clockmath
 from ..audit import AuditAction, record_audit
 from ..errors import RuleError, StateError
-from ..models import Betting, BlindStructure, Level, Tournament, tournament_changed
+from ..models import Betting, BlindStructure, Level, Tournament, clock_changed
 from ..selectors import clock_of, periods_of
 from .common import MAX_STACK, Status
 
@@ -210,7 +210,7 @@ def _structure_changed(tournament, actor, action, target, data=None):
     if tournament is not None:
         # Durations feed the clock: every screen must recompute.
         Tournament.objects.filter(pk=tournament.pk).update(clock_version=F("clock_version") + 1)
-        tournament_changed(tournament.pk)
+        clock_changed(tournament.pk)
 
 
 def audit_value(value):

@@ -1,0 +1,118 @@
+"""One build per snapshot, shared by every socket of this server that shows it.
+
+A change is announced once per group (``config.live``); every socket of that group in this process
+receives the message at nearly the same moment. Instead of each socket rebuilding the same snapshot,
+the sockets subscribe here by what they show (``("clock", tournament)``, ``("table", table)`` …):
+the first "changed" starts one build at once, in a worker thread; changes that arrive while it runs
+mark it dirty, and one more build follows when it is done. Each finished snapshot is encoded to JSON
+once and handed to every subscriber, which sends it if its version is newer than what it sent last.
+
+So a level change seen by a hundred clock screens costs one build, not a hundred, and no change
+waits behind an artificial delay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Hashable
+
+from channels.db import database_sync_to_async
+from django.core.serializers.json import DjangoJSONEncoder
+
+RECENT_ANNOUNCEMENTS = 64
+
+
+class _Key:
+    def __init__(self, build: Callable[[], dict]):
+        self.build = build
+        self.subscribers: set = set()
+        self.dirty = False
+        self.task: asyncio.Task | None = None
+        self.waiters: list = []
+        # Announcements already acted on: every socket of a group receives the same one.
+        self.seen: dict[str, None] = {}
+
+
+class SnapshotHub:
+    """Per process and event loop: keys -> their subscribers and at most one running build."""
+
+    def __init__(self):
+        self.keys: dict[Hashable, _Key] = {}
+
+    def subscribe(self, key: Hashable, consumer, build: Callable[[], dict]) -> None:
+        self.keys.setdefault(key, _Key(build)).subscribers.add(consumer)
+
+    def unsubscribe(self, key: Hashable, consumer) -> None:
+        entry = self.keys.get(key)
+        if entry is None:
+            return
+        entry.subscribers.discard(consumer)
+        if not entry.subscribers and (entry.task is None or entry.task.done()):
+            del self.keys[key]
+
+    def changed(self, key: Hashable, announcement: str | None = None) -> None:
+        """The thing behind ``key`` changed: build it (now, or once more after the running build).
+
+        ``announcement`` is the id of the message that said so: the same message reaching another
+        socket of this server asks for nothing more."""
+        entry = self.keys.get(key)
+        if entry is None:
+            return
+        if announcement is not None:
+            if announcement in entry.seen:
+                return
+            entry.seen[announcement] = None
+            if len(entry.seen) > RECENT_ANNOUNCEMENTS:
+                del entry.seen[next(iter(entry.seen))]
+        entry.dirty = True
+        if entry.task is None or entry.task.done():
+            entry.task = asyncio.ensure_future(self._run(key, entry))
+
+    async def fresh(self, key: Hashable, consumer) -> tuple[dict, str] | None:
+        """A snapshot built after this call, for ``consumer`` to send itself (it just connected, or
+        asked for a refresh); the other subscribers get it as usual."""
+        entry = self.keys.get(key)
+        if entry is None:
+            return None
+        waiter = asyncio.get_running_loop().create_future()
+        entry.waiters.append((consumer, waiter))
+        self.changed(key)
+        return await waiter
+
+    async def _run(self, key: Hashable, entry: _Key) -> None:
+        while entry.dirty:
+            entry.dirty = False
+            waiters, entry.waiters = entry.waiters, []
+            try:
+                snapshot = await database_sync_to_async(entry.build, thread_sensitive=False)()
+            except Exception as error:  # e.g. the table was deleted: every waiter and socket hears of it
+                for _consumer, waiter in waiters:
+                    if not waiter.done():
+                        waiter.set_exception(error)
+                waiting = {consumer for consumer, _waiter in waiters}
+                for consumer in list(entry.subscribers - waiting):
+                    await consumer.snapshot_failed(error)
+                continue
+            text = json.dumps(snapshot, cls=DjangoJSONEncoder)
+            for _consumer, waiter in waiters:
+                if not waiter.done():
+                    waiter.set_result((snapshot, text))
+            waiting = {consumer for consumer, _waiter in waiters}
+            for consumer in list(entry.subscribers - waiting):
+                await consumer.deliver(snapshot, text)
+        if not entry.subscribers and self.keys.get(key) is entry:
+            del self.keys[key]
+
+
+_hubs: dict[int, SnapshotHub] = {}
+
+
+def hub() -> SnapshotHub:
+    """The hub of the running event loop (daphne runs one loop per process; tests may run several)."""
+    loop = asyncio.get_running_loop()
+    found = _hubs.get(id(loop))
+    if found is None or getattr(found, "loop", None) is not loop:
+        found = _hubs[id(loop)] = SnapshotHub()
+        found.loop = loop
+    return found
