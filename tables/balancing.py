@@ -5,9 +5,11 @@ writes the moves back; ``tests/bench/simulate_balancing.py`` drives the same cla
 tournament. A :class:`Field` keeps its tables in buckets by player count, so one decision costs about
 as much as the moves it makes, not a pass over every player of a 10,000-entry field.
 
-Positions follow the dead-button rule (R3.6): the big blind moves one player clockwise every hand, the
-seat that posted the big blind posts the small blind next (or the small blind is dead if it is empty).
-A table that has not dealt yet (``big_blind`` is None) has no positions: any open seat is as good.
+One owner per rule: positions are those of ``dealing.engine.positions`` (the dead-button rule, R3.6:
+the big blind moves one player clockwise every hand, last hand's big blind seat posts the small blind
+or it is dead); random draws read ``dealing.engine.shuffle``'s RULES section 7 stream and shuffle with
+its Fisher-Yates. A table that has not dealt yet (``big_blind`` is None) has no positions: any open
+seat is as good.
 
 Counts: a table's *count* includes players promised to it by pending moves and excludes players who
 are leaving it when its hand ends, so a decision never plans the same move twice.
@@ -15,17 +17,16 @@ are leaving it when its hand ends, so a decision never plans the same move twice
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import struct
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from dealing.engine import positions, shuffle
 
 BALANCE = "balance"
 BREAK = "break"
 REDRAW = "redraw"
 
-SEED_BYTES = 32
+SEED_BYTES = shuffle.SEED_BYTES
 
 
 class SeatingError(Exception):
@@ -39,41 +40,16 @@ class SeatingError(Exception):
         self.message = message
 
 
-class DrawRandom:
+class DrawRandom(shuffle.SeededRandom):
     """Random choices replayable from a recorded seed (R8.1: the draw can be shown afterwards).
 
-    The byte stream is the one of RULES section 7: HMAC-SHA256(key=seed, msg=k as 8 bytes big-endian)
-    for k = 0, 1, ..., read as big-endian uint32s; ``randrange(n)`` rejects values at or above
-    ``2**32 - 2**32 % n`` so every outcome is equally likely.
-    """
+    The stream and the draws are those of RULES section 7 (``dealing.engine.shuffle``):
+    ``randrange(n)`` is step 3's draw, ``shuffle(items)`` its Fisher-Yates."""
 
     def __init__(self, seed: bytes):
         if not isinstance(seed, (bytes, bytearray)) or len(seed) != SEED_BYTES:
             raise ValueError(f"a draw seed is exactly {SEED_BYTES} bytes")
-        self.seed = bytes(seed)
-        self._k = 0
-        self._ints: list[int] = []
-
-    def _next_int(self) -> int:
-        if not self._ints:
-            block = hmac.new(self.seed, self._k.to_bytes(8, "big"), hashlib.sha256).digest()
-            self._ints = list(struct.unpack(">8I", block))[::-1]
-            self._k += 1
-        return self._ints.pop()
-
-    def randrange(self, n: int) -> int:
-        if n <= 0:
-            raise ValueError("randrange needs n >= 1")
-        limit = 2**32 - (2**32 % n)
-        x = self._next_int()
-        while x >= limit:
-            x = self._next_int()
-        return x % n
-
-    def shuffle(self, items: list) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.randrange(i + 1)
-            items[i], items[j] = items[j], items[i]
+        super().__init__(seed)
 
 
 def _choice(rng, seq):
@@ -81,10 +57,9 @@ def _choice(rng, seq):
 
 
 def _shuffle(rng, items: list) -> None:
-    # Our own Fisher-Yates over rng.randrange, so random.Random and DrawRandom give the same kind of draw.
-    for i in range(len(items) - 1, 0, -1):
-        j = rng.randrange(i + 1)
-        items[i], items[j] = items[j], items[i]
+    """The section 7 Fisher-Yates over ``rng.randrange``: a DrawRandom and a test's random.Random give
+    the same kind of draw."""
+    shuffle.fisher_yates(items, map(rng.randrange, range(len(items), 1, -1)))
 
 
 @dataclass
@@ -108,39 +83,27 @@ class TableState:
 
     def _after(self, seat: int) -> list[int]:
         """Seat numbers clockwise after ``seat``, ending with ``seat`` itself."""
-        return [(seat + i - 1) % self.size + 1 for i in range(1, self.size + 1)]
+        return positions.clockwise_after(seat, self.size)
 
     def next_big_blind_seat(self) -> int | None:
-        """R3.6: the first occupied seat clockwise after last hand's big blind."""
+        """R3.6: the first occupied seat clockwise after last hand's big blind (arrivals promised a seat
+        count: they sit down before the next hand)."""
         if self.big_blind is None:
             return None
-        for seat in self._after(self.big_blind):
-            if seat in self.seats or seat in self.reserved:
-                return seat
-        return None
+        return positions.next_big_blind([*self.seats, *self.reserved], self.big_blind)
 
     def next_small_blind_seat(self) -> int | None:
         """Dead button (R3.6): last hand's big blind seat posts the small blind (dead if empty)."""
-        return self.big_blind
+        return None if self.big_blind is None else positions.small_blind_seat(self.big_blind)
 
     def between_small_blind_and_button(self, seat: int) -> bool:
-        """R8.1: a player seated here is not dealt in until the big blind reaches them.
-
-        The seats clockwise after last hand's button up to and including next hand's small blind seat:
-        the button passes them before they would post a big blind.
-        """
+        """R8.1: a player seated here is not dealt in until the big blind reaches them
+        (``dealing.engine.positions.between_small_blind_and_button``)."""
         if self.big_blind is None:
             return False
-        if seat == self.big_blind:
-            return True
-        if self.button is None:
-            return False
-        for s in self._after(self.button):
-            if s == seat:
-                return True
-            if s == self.big_blind:
-                return False
-        return False
+        return positions.between_small_blind_and_button(
+            seat, button=self.button, big_blind=self.big_blind, table_size=self.size
+        )
 
     def big_blind_distance(self, seat: int) -> int:
         """How many hands until a player put in this open seat posts the big blind (0 = next hand)."""
