@@ -74,6 +74,7 @@ def run(
     last_move_hand: dict[int, int] = {}
     soon_again = 0  # moves made within 10 hands of the same player's previous move
     soon_again_balance = 0  # ... of which balancing moves (not a table break or the final redraw)
+    onto_next = 0  # moves decided onto the table that breaks next
     decision_times: list[float] = []
     decision_cpu: list[float] = []  # CPU time: on a busy machine wall time also counts waiting for a core
     worst_effective = worst_physical = 0
@@ -99,9 +100,11 @@ def run(
         sat_at[player] = table_hands.get(move.to_table, 0)
 
     def record(decision):
-        nonlocal redraws, worst_effective
+        nonlocal redraws, worst_effective, onto_next
         redraws += decision.final_redraw
+        breaks_next = getattr(field, "breaks_next", lambda: field._break_queue[-1])()
         for move in decision.moves:
+            onto_next += move.to_table == breaks_next and move.reason != balancing.REDRAW
             if not move.pending:
                 made(move)
         low, high = field.counts()
@@ -183,6 +186,7 @@ def run(
         "moves within 10 hands of the same player's last move": soon_again,
         "  of which balancing moves": soon_again_balance,
         "  per 1,000 moves": 1000 * soon_again / max(moves, 1),
+        "moves onto the table that breaks next": onto_next,
         "largest imbalance (planned counts)": worst_effective,
         "largest imbalance (seated, incl. players waiting for a hand to end)": worst_physical,
         "largest imbalance (seated, no hand running)": worst_physical_at_rest,
