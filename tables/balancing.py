@@ -24,6 +24,8 @@ so a player put at a table that breaks soon moves twice. The decisions therefore
   another choice exists: first the player who will be big blind next at any of the long tables, then
   the next ones in big-blind order; a player already moved goes only when every candidate has moved,
   the one moved longest ago first;
+- bring the last two tables together only by the final-table redraw (R8.5), once the field fits at
+  the final table and cannot grow any more.
 """
 
 from __future__ import annotations
@@ -201,8 +203,14 @@ class Options:
     allowed_difference: int = 1
     relaxed_difference: int | None = None  # e.g. 2 ...
     relaxed_above_tables: int = 0  # ... while more than this many tables play
-    final_table_size: int | None = None  # None: the final table's own size
-    final_redraw_done: bool = False
+    # The redraw plan (R8.5): the final table seats this many (None: the final table's own size) ...
+    final_table_size: int | None = None
+    # ... and each of the last two tables at most this many (None: their own size), e.g. two tables
+    # of 5 before a final table of 8 (TDA RP-9). The last two tables are always kept level.
+    two_table_seats: int | None = None
+    # R8.5: the field can still grow (late registration open, re-entries possible): no final redraw.
+    can_grow: bool = False
+    final_redraw_done: bool = False  # set when this field draws the final table
 
 
 class Field:
@@ -383,8 +391,9 @@ class Field:
         )
 
     def final_redraw_due(self) -> bool:
-        """R8.5: the field fits at the final table and was not redrawn yet."""
-        return not self.options.final_redraw_done and self.fits_at_final_table()
+        """R8.5: the field fits at the final table and can no longer grow. A field that grew onto a second
+        table after a redraw is redrawn again when it fits once more."""
+        return not self.options.can_grow and self.fits_at_final_table()
 
     # -- changes from the floor -------------------------------------------------------------------------
 
@@ -537,7 +546,21 @@ class Field:
 
     def _fits_without(self, table: TableState, not_counting: int = 0) -> bool:
         """R8.4: the players of ``table`` fit in the open seats of the others right now (a break may use
-        a seat the director locked empty, as a last resort: a table that cannot break cannot deal either)."""
+        a seat the director locked empty, as a last resort: a table that cannot break cannot deal either).
+
+        The last two tables never break into one: they come together in the final-table redraw (R8.5).
+        When the break would leave two tables, they seat at most the plan's ``two_table_seats`` each."""
+        n = self.active_tables()
+        if n <= 2:
+            return False
+        cap = self.options.two_table_seats
+        if n == 3 and cap:
+            room = 0
+            for m in self._counted:
+                if m != table.number:
+                    t = self.tables[m]
+                    room += max(0, min(self._room[m], cap - (t.size - self._room[m])))
+            return room >= table.count
         return self.room_total - self._room[table.number] - not_counting >= table.count
 
     def _breaking_last_first(self, numbers: Iterable[int]) -> list[int]:
@@ -597,8 +620,8 @@ class Field:
         raise SeatingError("no_open_seat", "no table has an open seat", rule="R8.1")
 
     def _final_redraw(self, decision: Decision) -> None:
-        """R8.5: the field fits at one table: redraw every player at random, once, between hands.
-        Everybody is dealt in at once (a new draw for the button, nobody waits for a big blind)."""
+        """R8.5: the field fits at one table and cannot grow: redraw every player at random, between
+        hands. Everybody is dealt in at once (a new draw for the button, nobody waits for a big blind)."""
         busy = sorted(n for n in self._counted if self.tables[n].hand_in_progress)
         if busy or self.pending:
             decision.waiting.extend(busy or sorted({m.from_table for m in self.pending.values()}))

@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config import live
 from tournaments.models import Entry, Tournament
-from tournaments.services import RuleError, StateError, record_audit
+from tournaments.services import RuleError, StateError, record_audit, registration_open
 
 from . import balancing
 from .models import MAX_SEATS, MIN_SEATS, Move, Seat, SeatDraw, SeatingPlan, Table
@@ -51,12 +51,16 @@ def seating_plan(tournament: Tournament) -> SeatingPlan:
     return plan
 
 
-def _options(plan: SeatingPlan) -> balancing.Options:
+def _options(plan: SeatingPlan, tournament: Tournament) -> balancing.Options:
     return balancing.Options(
         allowed_difference=plan.allowed_difference,
         relaxed_difference=plan.relaxed_difference,
         relaxed_above_tables=plan.relaxed_above_tables,
         final_table_size=plan.final_table_seats,
+        two_table_seats=plan.two_table_seats,
+        # R8.5: while late registration is open the field can grow (re-entries are registrations too,
+        # refused once it closes), so the final table is not drawn yet.
+        can_grow=registration_open(tournament),
         final_redraw_done=plan.final_redraw_at is not None,
     )
 
@@ -117,7 +121,7 @@ class _Snapshot:
         kept = [s for s in states.values() if not s.broken or s.seats]
         self.seed = secrets.token_bytes(balancing.SEED_BYTES)
         self.rng = rng if rng is not None else balancing.DrawRandom(self.seed)
-        self.field = balancing.Field(kept, _options(self.plan), rng=self.rng, pending=pending)
+        self.field = balancing.Field(kept, _options(self.plan, tournament), rng=self.rng, pending=pending)
 
 
 def _release_busted(tournament: Tournament) -> int:
@@ -771,6 +775,7 @@ def update_plan(tournament: Tournament, *, actor=None, **fields) -> SeatingPlan:
         "relaxed_difference",
         "relaxed_above_tables",
         "final_table_seats",
+        "two_table_seats",
         "review_moves",
     }
     for name, value in fields.items():
