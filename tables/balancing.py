@@ -582,7 +582,10 @@ class Field:
         for _to_seat, player in sorted(table.reserved.items()):
             move = self.pending[player]
             self._drop(move)
-            decision.dropped.append(move)
+            if move in decision.moves:
+                decision.moves.remove(move)  # decided a moment ago: it is simply not made
+            else:
+                decision.dropped.append(move)
             src = self.tables[move.from_table]
             dst, new_seat = self._break_seat(exclude=table.number)
             self._move(decision, player, src, move.from_seat, dst, new_seat, BREAK)
