@@ -5,70 +5,58 @@ writes the moves back; ``tests/bench/simulate_balancing.py`` drives the same cla
 tournament. A :class:`Field` keeps its tables in buckets by player count, so one decision costs about
 as much as the moves it makes, not a pass over every player of a 10,000-entry field.
 
-Positions follow the dead-button rule (R3.6): the big blind moves one player clockwise every hand, the
-seat that posted the big blind posts the small blind next (or the small blind is dead if it is empty).
-A table that has not dealt yet (``big_blind`` is None) has no positions: any open seat is as good.
+One owner per rule: positions are those of ``dealing.engine.positions`` (the dead-button rule, R3.6:
+the big blind moves one player clockwise every hand, last hand's big blind seat posts the small blind
+or it is dead); random draws read ``dealing.engine.shuffle``'s RULES section 7 stream and shuffle with
+its Fisher-Yates. A table that has not dealt yet (``big_blind`` is None) has no positions: any open
+seat is as good.
 
 Counts: a table's *count* includes players promised to it by pending moves and excludes players who
 are leaving it when its hand ends, so a decision never plans the same move twice.
+
+Fewest moves over the breaking order (R8.3, R8.4). Every player of a table is moved when it breaks,
+so a player put at a table that breaks soon moves twice. The decisions therefore:
+
+- take a balancing move from the long table that breaks soonest, and put it (and every player of a
+  broken table) at the short tables that break last: the table that breaks next gets nobody while
+  another table can take them;
+- move a player who has not been moved before (``Field.moved``: when each player last moved) while
+  another choice exists: first the player who will be big blind next at any of the long tables, then
+  the next ones in big-blind order; a player already moved goes only when every candidate has moved,
+  the one moved longest ago first;
+- bring the last two tables together only by the final-table redraw (R8.5), once the field fits at
+  the final table and cannot grow any more.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from dealing.engine import positions, shuffle
 from dealing.engine.errors import RuleError
 
 BALANCE = "balance"
 BREAK = "break"
 REDRAW = "redraw"
 
-SEED_BYTES = 32
+SEED_BYTES = shuffle.SEED_BYTES
 
 
 class SeatingError(RuleError):
     """A seating request that breaks a rule."""
 
 
-class DrawRandom:
+class DrawRandom(shuffle.SeededRandom):
     """Random choices replayable from a recorded seed (R8.1: the draw can be shown afterwards).
 
-    The byte stream is the one of RULES section 7: HMAC-SHA256(key=seed, msg=k as 8 bytes big-endian)
-    for k = 0, 1, ..., read as big-endian uint32s; ``randrange(n)`` rejects values at or above
-    ``2**32 - 2**32 % n`` so every outcome is equally likely.
-    """
+    The stream and the draws are those of RULES section 7 (``dealing.engine.shuffle``):
+    ``randrange(n)`` is step 3's draw, ``shuffle(items)`` its Fisher-Yates."""
 
     def __init__(self, seed: bytes):
         if not isinstance(seed, (bytes, bytearray)) or len(seed) != SEED_BYTES:
             raise ValueError(f"a draw seed is exactly {SEED_BYTES} bytes")
-        self.seed = bytes(seed)
-        self._k = 0
-        self._ints: list[int] = []
-
-    def _next_int(self) -> int:
-        if not self._ints:
-            block = hmac.new(self.seed, self._k.to_bytes(8, "big"), hashlib.sha256).digest()
-            self._ints = list(struct.unpack(">8I", block))[::-1]
-            self._k += 1
-        return self._ints.pop()
-
-    def randrange(self, n: int) -> int:
-        if n <= 0:
-            raise ValueError("randrange needs n >= 1")
-        limit = 2**32 - (2**32 % n)
-        x = self._next_int()
-        while x >= limit:
-            x = self._next_int()
-        return x % n
-
-    def shuffle(self, items: list) -> None:
-        for i in range(len(items) - 1, 0, -1):
-            j = self.randrange(i + 1)
-            items[i], items[j] = items[j], items[i]
+        super().__init__(seed)
 
 
 def _choice(rng, seq):
@@ -76,10 +64,9 @@ def _choice(rng, seq):
 
 
 def _shuffle(rng, items: list) -> None:
-    # Our own Fisher-Yates over rng.randrange, so random.Random and DrawRandom give the same kind of draw.
-    for i in range(len(items) - 1, 0, -1):
-        j = rng.randrange(i + 1)
-        items[i], items[j] = items[j], items[i]
+    """The section 7 Fisher-Yates over ``rng.randrange``: a DrawRandom and a test's random.Random give
+    the same kind of draw."""
+    shuffle.fisher_yates(items, map(rng.randrange, range(len(items), 1, -1)))
 
 
 @dataclass
@@ -103,39 +90,27 @@ class TableState:
 
     def _after(self, seat: int) -> list[int]:
         """Seat numbers clockwise after ``seat``, ending with ``seat`` itself."""
-        return [(seat + i - 1) % self.size + 1 for i in range(1, self.size + 1)]
+        return positions.clockwise_after(seat, self.size)
 
     def next_big_blind_seat(self) -> int | None:
-        """R3.6: the first occupied seat clockwise after last hand's big blind."""
+        """R3.6: the first occupied seat clockwise after last hand's big blind (arrivals promised a seat
+        count: they sit down before the next hand)."""
         if self.big_blind is None:
             return None
-        for seat in self._after(self.big_blind):
-            if seat in self.seats or seat in self.reserved:
-                return seat
-        return None
+        return positions.next_big_blind([*self.seats, *self.reserved], self.big_blind)
 
     def next_small_blind_seat(self) -> int | None:
         """Dead button (R3.6): last hand's big blind seat posts the small blind (dead if empty)."""
-        return self.big_blind
+        return None if self.big_blind is None else positions.small_blind_seat(self.big_blind)
 
     def between_small_blind_and_button(self, seat: int) -> bool:
-        """R8.1: a player seated here is not dealt in until the big blind reaches them.
-
-        The seats clockwise after last hand's button up to and including next hand's small blind seat:
-        the button passes them before they would post a big blind.
-        """
+        """R8.1: a player seated here is not dealt in until the big blind reaches them
+        (``dealing.engine.positions.between_small_blind_and_button``)."""
         if self.big_blind is None:
             return False
-        if seat == self.big_blind:
-            return True
-        if self.button is None:
-            return False
-        for s in self._after(self.button):
-            if s == seat:
-                return True
-            if s == self.big_blind:
-                return False
-        return False
+        return positions.between_small_blind_and_button(
+            seat, button=self.button, big_blind=self.big_blind, table_size=self.size
+        )
 
     def big_blind_distance(self, seat: int) -> int:
         """How many hands until a player put in this open seat posts the big blind (0 = next hand)."""
@@ -180,14 +155,18 @@ class TableState:
         others = [s for s in seats if s != small_blind]
         return others or seats
 
-    def next_to_move(self) -> tuple[int, int] | None:
-        """R8.3: (seat, player) of the player who will be big blind next and is free to move."""
+    def movable(self) -> Iterator[tuple[int, int]]:
+        """(seat, player) of the players free to move, in big-blind order: the one who will be big
+        blind next first (R8.3). Locked seats and players already leaving are skipped."""
         order = self._after(self.big_blind) if self.big_blind is not None else range(1, self.size + 1)
         for seat in order:
             player = self.seats.get(seat)
             if player is not None and player not in self.outgoing and seat not in self.locked_seats:
-                return seat, player
-        return None
+                yield seat, player
+
+    def next_to_move(self) -> tuple[int, int] | None:
+        """R8.3: (seat, player) of the player who will be big blind next and is free to move."""
+        return next(self.movable(), None)
 
 
 @dataclass(frozen=True)
@@ -218,12 +197,23 @@ class Options:
     allowed_difference: int = 1
     relaxed_difference: int | None = None  # e.g. 2 ...
     relaxed_above_tables: int = 0  # ... while more than this many tables play
-    final_table_size: int | None = None  # None: the final table's own size
-    final_redraw_done: bool = False
+    # The redraw plan (R8.5): the final table seats this many (None: the final table's own size) ...
+    final_table_size: int | None = None
+    # ... and each of the last two tables at most this many (None: their own size), e.g. two tables
+    # of 5 before a final table of 8 (TDA RP-9). The last two tables are always kept level.
+    two_table_seats: int | None = None
+    # R8.5: the field can still grow (late registration open, re-entries possible): no final redraw.
+    can_grow: bool = False
+    final_redraw_done: bool = False  # set when this field draws the final table
 
 
 class Field:
-    """Every table of one tournament, with the rules that keep them balanced."""
+    """Every table of one tournament, with the rules that keep them balanced.
+
+    ``moved`` maps players to when they were last moved (any increasing number, e.g. the id of their
+    last move): R8.3 moves a player who has not been moved while another choice exists. The Field
+    adds to it for every move it makes.
+    """
 
     def __init__(
         self,
@@ -232,12 +222,18 @@ class Field:
         *,
         rng=None,
         pending: Iterable[Move] = (),
+        moved: Mapping[int, int] | None = None,
     ):
         self.options = options or Options()
         self.rng = rng
         self.tables: dict[int, TableState] = {}
         self.where: dict[int, tuple[int, int]] = {}  # player -> (table, seat)
         self.pending: dict[int, Move] = {}  # player -> pending move
+        # Pending moves that no longer fit the seating (their seat is taken, their player is not where
+        # they were): left out, and reported in the next decision's ``dropped``, so no hand waits on them.
+        self.stale: list[Move] = []
+        self.moved: dict[int, int] = dict(moved or {})  # player -> when last moved (larger is later)
+        self._clock = max(self.moved.values(), default=0)
         self._buckets: dict[int, set[int]] = {}  # count -> active table numbers
         self._counted: dict[int, int] = {}  # table -> the count it is filed under
         self._physical: dict[int, set[int]] = {}  # players sitting there now -> active table numbers
@@ -250,6 +246,7 @@ class Field:
         self._largest = 0  # the largest table size, to skip the final-table check cheaply
         self._break_queue: list[int] = []
         self._queued: set[int] = set()
+        self._rank: dict[int, int] = {}  # table -> place in the breaking order: 0 breaks last
         for table in tables:
             if table.number in self.tables:
                 raise SeatingError("duplicate_table", f"table {table.number} given twice")
@@ -270,12 +267,16 @@ class Field:
                     )
                 self.where[player] = (table.number, seat)
         for move in pending:
-            self._promise(move)
+            if self._still_possible(move):
+                self._promise(move)
+            else:
+                self.stale.append(move)
         for table in self.tables.values():
             self._file(table)
         # Tables in breaking order: the last one breaks first, the first one is the final table (R8.4).
         self._break_queue = sorted(self._counted, key=lambda n: (self.tables[n].break_order, n))
         self._queued = set(self._break_queue)
+        self._rank = {n: i for i, n in enumerate(self._break_queue)}
         self._largest = max((self.tables[n].size for n in self._counted), default=0)
 
     # -- bookkeeping ---------------------------------------------------------------------------------
@@ -313,6 +314,20 @@ class Field:
         self._physical_of[n] = len(table.seats)
         self._physical.setdefault(len(table.seats), set()).add(n)
 
+    def _still_possible(self, move: Move) -> bool:
+        """A pending move read back can still be made: its player sits where it starts, its seat is free."""
+        src, dst = self.tables.get(move.from_table), self.tables.get(move.to_table)
+        return (
+            src is not None
+            and dst is not None
+            and not dst.broken
+            and self.where.get(move.player) == (move.from_table, move.from_seat)
+            and move.player not in self.pending
+            and 1 <= move.to_seat <= dst.size
+            and move.to_seat not in dst.seats
+            and move.to_seat not in dst.reserved
+        )
+
     def _promise(self, move: Move) -> None:
         src, dst = self.tables[move.from_table], self.tables[move.to_table]
         if dst.seats.get(move.to_seat) is not None or move.to_seat in dst.reserved:
@@ -324,6 +339,10 @@ class Field:
         src.outgoing.add(move.player)
         dst.reserved[move.to_seat] = move.player
         self.pending[move.player] = move
+
+    def _stamp(self, player: int) -> None:
+        self._clock += 1
+        self.moved[player] = self._clock
 
     def active_tables(self) -> int:
         return len(self._counted)
@@ -351,6 +370,10 @@ class Field:
     def _next_to_break(self) -> TableState:
         return self.tables[self._break_queue[-1]]
 
+    def breaks_next(self) -> int | None:
+        """The number of the table that breaks next (R8.4), or None with one table left."""
+        return self._break_queue[-1] if len(self._break_queue) > 1 else None
+
     def final_table_size(self) -> int:
         size = self._final_table().size
         return min(size, self.options.final_table_size or size)
@@ -360,6 +383,11 @@ class Field:
         return (
             self.active_tables() > 1 and self.total <= self._largest and self.total <= self.final_table_size()
         )
+
+    def final_redraw_due(self) -> bool:
+        """R8.5: the field fits at the final table and can no longer grow. A field that grew onto a second
+        table after a redraw is redrawn again when it fits once more."""
+        return not self.options.can_grow and self.fits_at_final_table()
 
     # -- changes from the floor -------------------------------------------------------------------------
 
@@ -382,6 +410,7 @@ class Field:
         table, seat = self.where.pop(player)
         t = self.tables[table]
         del t.seats[seat]
+        self.moved.pop(player, None)
         move = self.pending.pop(player, None)
         if move is not None:
             t.outgoing.discard(player)
@@ -405,7 +434,7 @@ class Field:
         t.hand_in_progress = False
         t.button, t.big_blind = button, big_blind
         done, dropped = [], []
-        for player in list(t.outgoing):
+        for player in sorted(t.outgoing):
             move = self.pending[player]
             if move.reason == BALANCE and not t.broken:
                 self._drop(move)
@@ -435,6 +464,7 @@ class Field:
         del src.seats[move.from_seat]
         dst.seats[move.to_seat] = move.player
         self.where[move.player] = (dst.number, move.to_seat)
+        self._stamp(move.player)
         self._file(src)
         self._file(dst)
 
@@ -476,66 +506,119 @@ class Field:
         is updated as if the moves were made; run it again and it finds nothing more to do.
         """
         decision = Decision()
+        if self.stale:
+            decision.dropped.extend(self.stale)
+            self.stale = []
         while self._counted:
-            n = self.active_tables()
-            if not self.options.final_redraw_done and self.fits_at_final_table():
+            if self.final_redraw_due():
                 self._final_redraw(decision)
                 break
-            if n > 1 and self._fits_without(self._next_to_break()):
+            if self._breaks_now():
                 self._break(self._next_to_break(), decision)
                 continue
             if not self._balance_one(decision):
                 break
         return decision
 
-    def _fits_without(self, table: TableState) -> bool:
+    def _breaks_now(self) -> bool:
+        """R8.4: the table that breaks next breaks as soon as its players fit elsewhere. While four or
+        more tables play, the open seats of the table that breaks after it are counted only when the
+        tables are out of balance anyway: otherwise the break waits for room at the other tables, and
+        nobody is put at the table that is then the next to break (R8.3)."""
+        if self.active_tables() < 2:
+            return False
+        table = self._next_to_break()
+        if not self._fits_without(table):
+            return False
+        if self.active_tables() < 4:
+            return True
+        after = self._room[self._break_queue[-2]]
+        if after == 0 or self._fits_without(table, not_counting=after):
+            return True
+        low, high = self.counts()
+        return high - low > self.allowed_difference()
+
+    def _fits_without(self, table: TableState, not_counting: int = 0) -> bool:
         """R8.4: the players of ``table`` fit in the open seats of the others right now (a break may use
-        a seat the director locked empty, as a last resort: a table that cannot break cannot deal either)."""
-        return self.room_total - self._room[table.number] >= table.count
+        a seat the director locked empty, as a last resort: a table that cannot break cannot deal either).
+
+        The last two tables never break into one: they come together in the final-table redraw (R8.5).
+        When the break would leave two tables, they seat at most the plan's ``two_table_seats`` each."""
+        n = self.active_tables()
+        if n <= 2:
+            return False
+        cap = self.options.two_table_seats
+        if n == 3 and cap:
+            room = 0
+            for m in self._counted:
+                if m != table.number:
+                    t = self.tables[m]
+                    room += max(0, min(self._room[m], cap - (t.size - self._room[m])))
+            return room >= table.count
+        return self.room_total - self._room[table.number] - not_counting >= table.count
+
+    def _breaking_last_first(self, numbers: Iterable[int]) -> list[int]:
+        """Table numbers, the one that breaks last first (the table that breaks next comes last)."""
+        return sorted(numbers, key=self._rank.__getitem__)
 
     def _break(self, table: TableState, decision: Decision) -> None:
-        """R8.4: the table breaks; its players go to open seats at the shortest tables by random draw."""
+        """R8.4: the table breaks; its players are drawn at random to open seats at the shortest tables,
+        those that break last first, so nobody goes to the table that breaks next while another has room."""
         table.broken = True
         self._file(table)
         decision.broken.append(table.number)
         leaving = [(seat, p) for seat, p in sorted(table.seats.items()) if p not in table.outgoing]
         _shuffle(self.rng, leaving)
         for seat, player in leaving:
-            dst, to_seat = self._draw_open_seat(exclude=table.number, allow_locked=True)
+            dst, to_seat = self._break_seat(exclude=table.number)
             self._move(decision, player, table, seat, dst, to_seat, BREAK)
         # Players promised to this table by pending moves go elsewhere too.
         for _to_seat, player in sorted(table.reserved.items()):
             move = self.pending[player]
             self._drop(move)
-            decision.dropped.append(move)
+            if move in decision.moves:
+                decision.moves.remove(move)  # decided a moment ago: it is simply not made
+            else:
+                decision.dropped.append(move)
             src = self.tables[move.from_table]
-            dst, new_seat = self._draw_open_seat(exclude=table.number, allow_locked=True)
+            dst, new_seat = self._break_seat(exclude=table.number)
             self._move(decision, player, src, move.from_seat, dst, new_seat, BREAK)
 
-    def _draw_open_seat(
-        self, exclude: int | None = None, *, allow_locked: bool = False
-    ) -> tuple[TableState, int]:
-        """A random open seat at the shortest tables that have one (R8.1, R8.4): a random table among
-        them, then a random open seat there (tables of one count have the same number of open seats).
-        With ``allow_locked`` a seat the director locked empty is used when no other seat is left."""
-        for locked_too in (False, True) if allow_locked else (False,):
+    def _break_seat(self, exclude: int) -> tuple[TableState, int]:
+        """Where the next player of a broken table goes (R8.4): the shortest tables with an open seat,
+        the one that breaks last first, at a random open seat there (never the small blind if avoidable).
+        A seat the director locked empty is used only when no other seat is left."""
+        for locked_too in (False, True):
             room = self._room if locked_too else self._open
             for count in sorted(self._buckets):
-                candidates = sorted(self._buckets[count])  # sorted in C; the checks below reject lazily
-                while candidates:
-                    i = self.rng.randrange(len(candidates))
-                    n = candidates[i]
+                for n in self._breaking_last_first(self._buckets[count]):
                     if n != exclude and room[n] > 0:
                         t = self.tables[n]
                         seats = t.draw_seats(include_locked=locked_too)
                         if seats:
                             return t, _choice(self.rng, seats)
-                    candidates[i] = candidates[-1]  # drop it in O(1); the order stays deterministic
-                    candidates.pop()
         raise SeatingError("no_open_seat", "no table has an open seat", rule="R8.4")
 
+    def _draw_open_seat(self) -> tuple[TableState, int]:
+        """R8.1: a random open seat at one of the shortest tables that have one: a random table among
+        them, then a random open seat there (tables of one count have the same number of open seats)."""
+        for count in sorted(self._buckets):
+            candidates = sorted(self._buckets[count])  # sorted in C; the checks below reject lazily
+            while candidates:
+                i = self.rng.randrange(len(candidates))
+                n = candidates[i]
+                if self._open[n] > 0:
+                    t = self.tables[n]
+                    seats = t.draw_seats()
+                    if seats:
+                        return t, _choice(self.rng, seats)
+                candidates[i] = candidates[-1]  # drop it in O(1); the order stays deterministic
+                candidates.pop()
+        raise SeatingError("no_open_seat", "no table has an open seat", rule="R8.1")
+
     def _final_redraw(self, decision: Decision) -> None:
-        """R8.5: the field fits at one table: redraw every player at random, once, between hands."""
+        """R8.5: the field fits at one table and cannot grow: redraw every player at random, between
+        hands. Everybody is dealt in at once (a new draw for the button, nobody waits for a big blind)."""
         busy = sorted(n for n in self._counted if self.tables[n].hand_in_progress)
         if busy or self.pending:
             decision.waiting.extend(busy or sorted({m.from_table for m in self.pending.values()}))
@@ -561,6 +644,7 @@ class Field:
             )
             final.seats[to_seat] = player
             self.where[player] = (final.number, to_seat)
+            self._stamp(player)
         final.button = final.big_blind = None  # a new draw for the button
         final.locked_seats = set()
         for n in list(self._counted):
@@ -577,45 +661,20 @@ class Field:
     def _balance_one(self, decision: Decision) -> bool:
         """R8.3: one player from a long table to the worst open seat of a short table. False: nothing to do.
 
-        The longest and shortest tables come first; a lock (or an open seat that is only the small
-        blind) can make a table unusable, then the next longest or shortest that is still out of line
-        is tried. If none can be used the decision reports the tables as blocked.
+        A lock (or an open seat that is only the small blind) can make a table unusable; then the next
+        long or short table that is still out of line is tried. If none can be used the decision reports
+        the tables as blocked.
         """
         low, high = self.counts()
         allowed = self.allowed_difference()
         if high - low <= allowed:
             return False
         counts = sorted(self._buckets)
-        source = None
-        for count in reversed(counts):
-            if count - low <= allowed:
-                break
-            # Prefer a long table between hands; a mid-hand one gives a pending move.
-            for n in sorted(self._buckets[count], key=lambda n: (self.tables[n].hand_in_progress, n)):
-                picked = self.tables[n].next_to_move()
-                if picked is not None:
-                    source = (self.tables[n], picked)
-                    break
-                if n not in decision.blocked:
-                    decision.blocked.append(n)
-            if source is not None:
-                break
+        source = self._balance_source(counts, low, allowed, decision)
         if source is None:
             return False
-        src, (from_seat, player) = source
-        target = None
-        for count in counts:
-            if src.count - count <= allowed:
-                break
-            for n in sorted(self._buckets[count]):
-                seat = self.tables[n].worst_open_seat()
-                if seat is not None:
-                    target = (self.tables[n], seat)
-                    break
-                if n not in decision.blocked:
-                    decision.blocked.append(n)
-            if target is not None:
-                break
+        src, from_seat, player = source
+        target = self._balance_target(counts, src, allowed, decision)
         if target is None:
             return False
         dst, to_seat = target
@@ -624,6 +683,57 @@ class Field:
             decision.waiting.append(src.number)
         return True
 
+    def _balance_source(
+        self, counts: list[int], low: int, allowed: int, decision: Decision
+    ) -> tuple[TableState, int, int] | None:
+        """(table, seat, player) to move: at the longest tables, a player not moved before, the one who
+        will be big blind next first (R8.3), at a table between hands rather than mid-hand, at the table
+        that breaks soonest; a player already moved only if every candidate has moved (the one moved
+        longest ago first)."""
+        for count in reversed(counts):
+            if count - low <= allowed:
+                break
+            best = best_key = None
+            for n in sorted(self._buckets[count], key=self._rank.__getitem__, reverse=True):
+                t = self.tables[n]
+                any_free = False
+                for order, (seat, player) in enumerate(t.movable()):
+                    any_free = True
+                    when = self.moved.get(player)
+                    if when is None:
+                        key = (0, order, t.hand_in_progress)
+                    else:
+                        key = (1, when, order, t.hand_in_progress)
+                    if best_key is None or key < best_key:  # ties: the table that breaks sooner
+                        best, best_key = (t, seat, player), key
+                    if when is None:
+                        break  # later players of this table come after this one
+                if not any_free and n not in decision.blocked:
+                    decision.blocked.append(n)
+                if best_key == (0, 0, False):
+                    break  # nobody can beat the next big blind, not moved yet, between hands
+            if best is not None:
+                return best
+        return None
+
+    def _balance_target(
+        self, counts: list[int], src: TableState, allowed: int, decision: Decision
+    ) -> tuple[TableState, int] | None:
+        """(table, seat): the worst open seat (R8.3) at the shortest table, the one that breaks last
+        first, so the table that breaks next gets the player only if no other short table can."""
+        for count in counts:
+            if src.count - count <= allowed:
+                break
+            for n in self._breaking_last_first(self._buckets[count]):
+                if n == src.number:
+                    continue
+                seat = self.tables[n].worst_open_seat()
+                if seat is not None:
+                    return self.tables[n], seat
+                if n not in decision.blocked:
+                    decision.blocked.append(n)
+        return None
+
     # -- what the floor sees ----------------------------------------------------------------------------
 
     def halted_reason(self, number: int) -> str | None:
@@ -631,7 +741,7 @@ class Field:
         t = self.tables[number]
         if t.broken:
             return "breaking" if t.seats else "broken"
-        if not self.options.final_redraw_done and self.fits_at_final_table():
+        if self.final_redraw_due():
             return "final_table_redraw"
         if self._physical and len(t.seats) <= max(self._physical) - 3:
             return "short"

@@ -43,6 +43,16 @@ class SeatingPlan(models.Model):
         blank=True,
         validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)],
     )
+    # The redraw plan (R8.5, TDA RP-9): the last two tables seat at most this many each (empty: the
+    # table size), e.g. two tables of 5 before a final table of 8; they are always kept level.
+    two_table_seats = models.PositiveSmallIntegerField(
+        _("seats at each of the last two tables"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(MIN_SEATS), MaxValueValidator(MAX_SEATS)],
+        help_text=_("The third-last table breaks only when its players fit at two tables of this size."),
+    )
+    # The last final-table redraw (R8.5): a field that grows onto a second table is redrawn again.
     final_redraw_at = models.DateTimeField(_("final table drawn at"), null=True, blank=True)
     # The director reviews balancing moves before they are made (the automatic task only suggests).
     review_moves = models.BooleanField(_("director reviews moves"), default=False)

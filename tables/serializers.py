@@ -111,6 +111,7 @@ class SeatingPlanSerializer(serializers.ModelSerializer):
             "relaxed_difference",
             "relaxed_above_tables",
             "final_table_seats",
+            "two_table_seats",
             "review_moves",
             "final_redraw_at",
         ]

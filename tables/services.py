@@ -17,7 +17,7 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -26,6 +26,7 @@ from config.on_commit import once_after_commit
 from tournaments.audit import AuditAction, record_audit
 from tournaments.errors import RuleError, StateError
 from tournaments.models import Entry, Tournament, tournament_changed
+from tournaments.selectors import registration_open
 
 from . import balancing
 from .models import MAX_SEATS, MIN_SEATS, Move, Seat, SeatDraw, SeatingPlan, Table, table_changed
@@ -53,13 +54,31 @@ def seating_plan(tournament: Tournament) -> SeatingPlan:
     return plan
 
 
-def _options(plan: SeatingPlan) -> balancing.Options:
+def _options(plan: SeatingPlan, tournament: Tournament) -> balancing.Options:
     return balancing.Options(
         allowed_difference=plan.allowed_difference,
         relaxed_difference=plan.relaxed_difference,
         relaxed_above_tables=plan.relaxed_above_tables,
         final_table_size=plan.final_table_seats,
+        two_table_seats=plan.two_table_seats,
+        # R8.5: while late registration is open the field can grow (re-entries are registrations too,
+        # refused once it closes), so the final table is not drawn yet.
+        can_grow=registration_open(tournament),
         final_redraw_done=plan.final_redraw_at is not None,
+    )
+
+
+def _moved(tournament: Tournament) -> dict[int, int]:
+    """R8.3: when each player still in last moved seats (the id of their last move that was made)."""
+    return dict(
+        Move.objects.filter(
+            tournament=tournament,
+            status__in=(Move.Status.DONE, Move.Status.ACKNOWLEDGED),
+            entry__status=ACTIVE,
+        )
+        .values("entry_id")
+        .annotate(last=Max("pk"))
+        .values_list("entry_id", "last")
     )
 
 
@@ -119,7 +138,9 @@ class _Snapshot:
         kept = [s for s in states.values() if not s.broken or s.seats]
         self.seed = secrets.token_bytes(balancing.SEED_BYTES)
         self.rng = rng if rng is not None else balancing.DrawRandom(self.seed)
-        self.field = balancing.Field(kept, _options(self.plan), rng=self.rng, pending=pending)
+        self.field = balancing.Field(
+            kept, _options(self.plan, tournament), rng=self.rng, pending=pending, moved=_moved(tournament)
+        )
 
 
 def _release_busted(tournament: Tournament) -> int:
@@ -163,7 +184,9 @@ def _write(
         Seat.objects.filter(table=table).update(locked=False, lock_reason="")
         changed_tables.add(table.pk)
     for pm in list(dropped) + decision.dropped:
-        row = snapshot.pending_rows[pm.player]
+        row = snapshot.pending_rows.get(pm.player)
+        if row is None or row.status != Move.Status.PENDING:
+            continue  # a move this decision made and replaced (a break rerouting it) was never saved
         row.status = Move.Status.CANCELLED
         row.note = (row.note + " " if row.note else "") + str(_("superseded"))
         row.save(update_fields=["status", "note"])
@@ -195,26 +218,34 @@ def _write(
         )
         rows.append((row, m))
     # Everybody who moves now stands up first, then sits down: a seat freed by one move may be taken by
-    # another, and the database never sees one entry in two seats.
+    # another, and the database never sees one entry in two seats. A player may move more than once in
+    # one decision (a move that waited for the hand is made, then a break or the final redraw takes
+    # him on): his seat changes once, from where he sits to where the last move puts him.
     moving_now = [(row, m) for row, m in rows if not m.pending or row.pk is not None]
+    start: dict[int, tuple[int, int]] = {}
+    end: dict[int, tuple[int, int]] = {}
     for _row, m in moving_now:
-        freed = Seat.objects.filter(table=tables[m.from_table], number=m.from_seat, entry_id=m.player).update(
+        start.setdefault(m.player, (m.from_table, m.from_seat))
+        end[m.player] = (m.to_table, m.to_seat)
+    for player, (number, seat) in start.items():
+        freed = Seat.objects.filter(table=tables[number], number=seat, entry_id=player).update(
             entry=None, waits_for_big_blind=False
         )
         if freed != 1:
             raise StateError(
                 _("Seating changed while moves were decided; try again."), code="seating_changed"
             )
-    for row, m in moving_now:
+    for player, (number, seat) in end.items():
         # R8.1: dealt in at once unless seated between the small blind and the button.
-        waits = snapshot.field.tables[m.to_table].between_small_blind_and_button(m.to_seat)
-        taken = Seat.objects.filter(table=tables[m.to_table], number=m.to_seat, entry__isnull=True).update(
-            entry_id=m.player, waits_for_big_blind=waits, seated_at=now
+        waits = snapshot.field.tables[number].between_small_blind_and_button(seat)
+        taken = Seat.objects.filter(table=tables[number], number=seat, entry__isnull=True).update(
+            entry_id=player, waits_for_big_blind=waits, seated_at=now
         )
         if taken != 1:
             raise StateError(
                 _("Seating changed while moves were decided; try again."), code="seating_changed"
             )
+    for row, m in moving_now:
         row.status = Move.Status.DONE
         row.applied_at = now
         changed_tables.update({tables[m.from_table].pk, tables[m.to_table].pk})
@@ -785,6 +816,7 @@ def update_plan(tournament: Tournament, *, actor=None, **fields) -> SeatingPlan:
         "relaxed_difference",
         "relaxed_above_tables",
         "final_table_seats",
+        "two_table_seats",
         "review_moves",
     }
     for name, value in fields.items():

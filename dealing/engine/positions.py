@@ -54,6 +54,45 @@ def previous_seat(occupied: list[int], before: int) -> int:
     return occupied[-1]
 
 
+def clockwise_after(seat: int, table_size: int) -> list[int]:
+    """Every seat number of the table clockwise after ``seat``, ending with ``seat`` itself."""
+    return [(seat + i - 1) % table_size + 1 for i in range(1, table_size + 1)]
+
+
+def next_big_blind(seats: Iterable[int], big_blind: int) -> int | None:
+    """R3.6: next hand's big blind is the first occupied seat clockwise after last hand's big blind
+    (None when no seat is occupied). ``seats`` are the seats that will be occupied."""
+    occupied = sorted(set(seats))
+    return next_seat(occupied, big_blind) if occupied else None
+
+
+def small_blind_seat(big_blind: int) -> int:
+    """R3.6: the seat that posts next hand's small blind is last hand's big blind seat; if it is
+    empty now the small blind is dead."""
+    return big_blind
+
+
+def between_small_blind_and_button(seat: int, *, button: int | None, big_blind: int, table_size: int) -> bool:
+    """R8.1: whether a player who sits down in the open ``seat`` is passed by the button before the big
+    blind reaches them, so they wait for the big blind.
+
+    Next hand the button goes to last hand's small blind seat, somewhere after last hand's button, and
+    the small blind is posted from last hand's big blind seat (R3.6). A newcomer clockwise after last
+    hand's button, up to and including last hand's big blind seat, would get the button or a small
+    blind before any big blind. With no button known, only the small blind seat is such a seat."""
+    sb_seat = small_blind_seat(big_blind)
+    if seat == sb_seat:
+        return True
+    if button is None:
+        return False
+    for s in clockwise_after(button, table_size):
+        if s == seat:
+            return True
+        if s == sb_seat:
+            return False
+    return False
+
+
 def between(start: int, end: int, seat: int) -> bool:
     """Whether ``seat`` lies strictly between ``start`` and ``end`` going clockwise."""
     if start < end:
@@ -89,12 +128,12 @@ def next_hand(
     and big blind, and the seats occupied now (R3.5, R3.6, R6.6)."""
     occupied = _occupied(seats)
     size = table_size or max(occupied[-1], button, big_blind, small_blind or 0)
-    new_big = next_seat(occupied, big_blind)
+    new_big = next_big_blind(occupied, big_blind)
     if len(occupied) == 2:
         # Heads-up the button is the small blind; the big blind has moved on, so nobody posts it twice.
         other = occupied[0] if occupied[1] == new_big else occupied[1]
         return Positions(other, other, new_big)
-    new_small = big_blind if big_blind in occupied else None
+    new_small = small_blind_seat(big_blind) if small_blind_seat(big_blind) in occupied else None
     if small_blind is not None:
         new_button = small_blind
     else:

@@ -5,7 +5,7 @@ hand's seed can recompute its deck with a few lines in any language.
 import hashlib
 import hmac
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from operator import ge, mod
 
 from .cards import CODES
@@ -56,22 +56,61 @@ def _stream(seed: bytes) -> Iterator[int]:
         k += 1
 
 
-# (i, n, limit) for each step of the Fisher-Yates shuffle in section 7, step 3.
-_STEPS = [(i, i + 1, 2**32 - (2**32 % (i + 1))) for i in range(51, 0, -1)]
-_POSITIONS = [i for i, _, _ in _STEPS]
-_SIZES = [n for _, n, _ in _STEPS]
-_LIMITS = [limit for _, _, limit in _STEPS]
+def uint32_stream(seed: bytes) -> Iterator[int]:
+    """Section 7, step 2: the endless stream of big-endian uint32s of one 32-byte seed."""
+    return _stream(_check_seed(seed))
+
+
+def randbelow(ints: Iterator[int], n: int) -> int:
+    """Section 7, step 3's draw of a number in 0 .. n-1, each equally likely: read ints until one is
+    below ``2**32 - (2**32 % n)``, then take it modulo n."""
+    if n < 1 or n > 2**32:
+        raise ValueError(f"randbelow needs 1 <= n <= 2**32, got {n}")
+    limit = 2**32 - (2**32 % n)
+    x = next(ints)
+    while x >= limit:  # rejection sampling keeps every outcome equally likely
+        x = next(ints)
+    return x % n
+
+
+def fisher_yates(items: list, picks: Iterable[int]) -> list:
+    """Section 7, step 3's shuffle, in place, of any list: for i from the last index down to 1, swap
+    positions i and the next pick (a number in 0 .. i). Returns ``items``.
+
+    The one Fisher-Yates of the product: the deck, and the seat draws of ``tables.balancing``, shuffle
+    with it. ``picks`` is read lazily, one pick per step (``map(rng.randrange, range(len(items), 1, -1))``
+    draws each pick from ``rng`` when its step comes)."""
+    for i, j in zip(range(len(items) - 1, 0, -1), picks):
+        items[i], items[j] = items[j], items[i]
+    return items
+
+
+class SeededRandom:
+    """Random choices from one seed's section 7 stream, so anyone with the seed can replay them.
+
+    ``randrange(n)`` is step 3's draw; ``shuffle(items)`` is step 3's shuffle of any list. The seat
+    draws of ``tables.balancing`` use it with a seed stored beside the draw (R8.1, R8.4, R8.5)."""
+
+    def __init__(self, seed: bytes):
+        self.seed = _check_seed(seed)
+        self._ints = _stream(self.seed)
+
+    def randrange(self, n: int) -> int:
+        return randbelow(self._ints, n)
+
+    def shuffle(self, items: list) -> None:
+        fisher_yates(items, map(self.randrange, range(len(items), 1, -1)))
+
+
+# The sizes n = i + 1 of the steps of section 7, step 3 for a 52-card deck (i = 51 down to 1), and the
+# limit below which an int is used as it is at each step.
+_SIZES = list(range(52, 1, -1))
+_LIMITS = [2**32 - (2**32 % n) for n in _SIZES]
 
 
 def _shuffle(ints: Iterator[int]) -> list[str]:
-    deck = list(UNSHUFFLED_DECK)
-    for i, n, limit in _STEPS:
-        x = next(ints)
-        while x >= limit:  # rejection sampling keeps every position equally likely
-            x = next(ints)
-        j = x % n
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    """The deck from a stream of ints, step by step (rejections included)."""
+    return fisher_yates(list(UNSHUFFLED_DECK), (randbelow(ints, n) for n in _SIZES))
 
 
 def shuffled_deck(seed: bytes) -> list[str]:
@@ -81,11 +120,8 @@ def shuffled_deck(seed: bytes) -> list[str]:
     if any(map(ge, ints, _LIMITS)):
         # An int to reject (about one deck in three million): the step-by-step shuffle.
         return _shuffle(_stream(seed))
-    # The common case: the first 51 ints are used in order, one per step.
-    deck = list(UNSHUFFLED_DECK)
-    for i, j in zip(_POSITIONS, map(mod, ints, _SIZES)):
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
+    # The common case: the first 51 ints are used in order, one per step, none rejected.
+    return fisher_yates(list(UNSHUFFLED_DECK), map(mod, ints, _SIZES))
 
 
 def hand_seed(master_seed: bytes, table_number: int, hand_number: int) -> bytes:

@@ -209,7 +209,10 @@ def test_r8_4_a_waiting_move_into_a_breaking_table_is_replaced(rng):
     services.hand_started(table(tournament, 2))
     [waiting] = services.balance(tournament)
     assert waiting.status == Move.Status.PENDING and waiting.to_table.number == 3
-    bust_seats(tournament, 2, 4)  # 15 players, room for table 3's six elsewhere: table 3 breaks
+    # 15 players, room for table 3's six elsewhere: table 3 breaks. The busts are at the table the
+    # waiting player is not leaving (the long table that breaks sooner gives him, R8.3), so he is still
+    # there to be sent elsewhere.
+    bust_seats(tournament, 3 - waiting.from_table.number, 4)
     moves = services.balance(tournament)
     waiting.refresh_from_db()
     assert waiting.status == Move.Status.CANCELLED

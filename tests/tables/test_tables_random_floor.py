@@ -35,6 +35,8 @@ def test_random_floor_keeps_seating_consistent(seed):
     tournament = make_tournament(players=30, seats=6)
     services.draw_seats(tournament, rng)
     late_entries = 0
+    active_tables = Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE)
+    several, merges = active_tables.count() > 1, 0
     while tournament.entries.filter(status=Entry.Status.ACTIVE).count() > 1:
         # Active tables, and broken ones whose last hand is still being played.
         tables = [
@@ -73,4 +75,10 @@ def test_random_floor_keeps_seating_consistent(seed):
         assert_consistent(tournament)
         pending = Move.objects.filter(tournament=tournament, status="pending").select_related("from_table")
         assert all(m.from_table.hand_in_progress for m in pending), "a move waits at a table between hands"
-    assert SeatDraw.objects.filter(tournament=tournament, kind=SeatDraw.Kind.FINAL).count() == 1
+        now_several = active_tables.count() > 1
+        merges += several and not now_several
+        several = now_several
+    # R8.5: the field comes down to one table only by the final-table redraw; a late entry that opens a
+    # table after it makes the field redraw again when it fits once more.
+    assert merges >= 1
+    assert SeatDraw.objects.filter(tournament=tournament, kind=SeatDraw.Kind.FINAL).count() == merges
