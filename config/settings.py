@@ -61,6 +61,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.overload.OverloadMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -97,6 +98,17 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", True):
+    # Django's connection pool (psycopg_pool): each process (a daphne server, a Celery worker) keeps
+    # at most DATABASE_POOL_MAX connections, so servers x pool stays under PostgreSQL's
+    # max_connections; a request that waits longer than DATABASE_POOL_TIMEOUT seconds for one gets a
+    # 503 with Retry-After (config.overload), never a 500. The pool replaces CONN_MAX_AGE.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
+        "max_size": int(os.environ.get("DATABASE_POOL_MAX", "20")),
+        "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "5")),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Busy-wait instead of failing at once when two requests write together.
     DATABASES["default"].setdefault("OPTIONS", {})
