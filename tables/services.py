@@ -311,7 +311,7 @@ def seated_count(tournament: Tournament) -> int:
 # ---------------------------------------------------------------- the seat draw (R8.1)
 
 
-def _create_tables(tournament: Tournament, count: int, *, first_number: int = 1) -> list[Table]:
+def _table_size(tournament: Tournament) -> int:
     size = tournament.seats_per_table
     if not MIN_SEATS <= size <= MAX_SEATS:
         raise RuleError(
@@ -321,11 +321,33 @@ def _create_tables(tournament: Tournament, count: int, *, first_number: int = 1)
             field="seats_per_table",
             rule="R2.7",
         )
-    tables = [
-        Table.objects.create(tournament=tournament, number=n, seats=size, break_order=n)
-        for n in range(first_number, first_number + count)
-    ]
-    Seat.objects.bulk_create([Seat(table=t, number=s) for t in tables for s in range(1, size + 1)])
+    return size
+
+
+def _create_tables(
+    tournament: Tournament, count: int, *, first_number: int = 1, seated: dict | None = None
+) -> list[Table]:
+    """``count`` new tables with their seats; ``seated`` (entry -> (table number, seat)) fills seats
+    as they are created, so a draw of 10,000 writes each seat once, in bulk."""
+    size = _table_size(tournament)
+    tables = Table.objects.bulk_create(
+        [
+            Table(tournament=tournament, number=n, seats=size, break_order=n)
+            for n in range(first_number, first_number + count)
+        ]
+    )
+    if any(t.pk is None for t in tables):  # a backend that returns no ids from a bulk insert
+        tables = list(Table.objects.filter(tournament=tournament, number__gte=first_number).order_by("number"))
+    who = {place: entry for entry, place in (seated or {}).items()}
+    now = timezone.now()
+    Seat.objects.bulk_create(
+        [
+            Seat(table=t, number=s, entry_id=who.get((t.number, s)), seated_at=now if (t.number, s) in who else None)
+            for t in tables
+            for s in range(1, size + 1)
+        ],
+        batch_size=2000,
+    )
     return tables
 
 
@@ -351,17 +373,10 @@ def draw_seats(tournament: Tournament, rng=None, *, actor=None) -> SeatDraw:
         seed = rng.seed
     else:
         seed = b""  # a test's generator: not replayable from the record
-    count = balancing.tables_needed(len(entries), tournament.seats_per_table)
-    tables = _create_tables(tournament, count)
-    assignment = balancing.initial_draw(entries, [(t.number, t.seats) for t in tables], rng)
-    by_number = {t.number: t for t in tables}
-    seats = {(s.table_id, s.number): s for s in Seat.objects.filter(table__in=tables)}
-    now = timezone.now()
-    for entry_id, (number, seat_number) in assignment.items():
-        seat = seats[(by_number[number].pk, seat_number)]
-        seat.entry_id = entry_id
-        seat.seated_at = now
-    Seat.objects.bulk_update(seats.values(), ["entry", "seated_at"])
+    size = _table_size(tournament)
+    count = balancing.tables_needed(len(entries), size)
+    assignment = balancing.initial_draw(entries, [(n, size) for n in range(1, count + 1)], rng)
+    tables = _create_tables(tournament, count, seated=assignment)
     seating_plan(tournament)
     draw = SeatDraw.objects.create(
         tournament=tournament,
