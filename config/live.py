@@ -23,7 +23,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from config.on_commit import once_after_commit
+from config.on_commit import already_queued, once_after_commit
 
 STATE_CHANGED = {"type": "state.changed"}
 DEVICE_REVOKED = {"type": "device.revoked"}
@@ -64,6 +64,16 @@ def changed(group: str, *, bump: Callable[[], object] | None = None) -> None:
     once_after_commit(
         ("live", group), lambda: send_now(group, {**STATE_CHANGED, "id": secrets.token_hex(8)}), first=bump
     )
+
+
+def changed_many(groups: list[str], *, bump: Callable[[list[str]], object] | None = None) -> None:
+    """``changed`` for many groups at once (a seat draw touches every table): the groups not yet
+    announced in this transaction are bumped together, with one call, then announced once each."""
+    fresh = [group for group in dict.fromkeys(groups) if not already_queued(("live", group))]
+    if bump is not None and fresh:
+        bump(fresh)
+    for group in fresh:
+        changed(group)
 
 
 def device_revoked(device_id: int) -> None:

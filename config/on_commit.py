@@ -28,6 +28,13 @@ def _still_queued(connection, entry) -> bool:
     return index < len(queued) and queued[index][1] is callback
 
 
+def already_queued(key: Hashable, *, using: str = DEFAULT_DB_ALIAS) -> bool:
+    """Whether ``key`` is queued in the current transaction already."""
+    connection = transaction.get_connection(using)
+    entry = connection.__dict__.get("once_after_commit", {}).get(key)
+    return entry is not None and _still_queued(connection, entry)
+
+
 def once_after_commit(
     key: Hashable,
     func: Callable[[], object],

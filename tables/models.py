@@ -240,3 +240,14 @@ def table_changed(table_id: int) -> None:
         live.table_group(table_id),
         bump=lambda: Table.objects.filter(pk=table_id).update(version=F("version") + 1),
     )
+
+
+def tables_changed(table_ids) -> None:
+    """``table_changed`` for many tables in one write (the seat draw, a final-table redraw)."""
+    ids = {live.table_group(pk): pk for pk in table_ids}
+    live.changed_many(
+        list(ids),
+        bump=lambda groups: Table.objects.filter(pk__in=[ids[g] for g in groups]).update(
+            version=F("version") + 1
+        ),
+    )

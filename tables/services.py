@@ -29,7 +29,17 @@ from tournaments.models import Entry, Tournament, tournament_changed
 from tournaments.selectors import registration_open
 
 from . import balancing
-from .models import MAX_SEATS, MIN_SEATS, Move, Seat, SeatDraw, SeatingPlan, Table, table_changed
+from .models import (
+    MAX_SEATS,
+    MIN_SEATS,
+    Move,
+    Seat,
+    SeatDraw,
+    SeatingPlan,
+    Table,
+    table_changed,
+    tables_changed,
+)
 
 ACTIVE = Entry.Status.ACTIVE
 
@@ -281,8 +291,7 @@ def _write(
                 "final_redraw": decision.final_redraw,
             },
         )
-        for pk in sorted(changed_tables):
-            table_changed(pk)
+        tables_changed(sorted(changed_tables))
         tournament_changed(tournament.pk)
     return [row for row, _m in rows]
 
@@ -337,12 +346,19 @@ def _create_tables(
         ]
     )
     if any(t.pk is None for t in tables):  # a backend that returns no ids from a bulk insert
-        tables = list(Table.objects.filter(tournament=tournament, number__gte=first_number).order_by("number"))
+        tables = list(
+            Table.objects.filter(tournament=tournament, number__gte=first_number).order_by("number")
+        )
     who = {place: entry for entry, place in (seated or {}).items()}
     now = timezone.now()
     Seat.objects.bulk_create(
         [
-            Seat(table=t, number=s, entry_id=who.get((t.number, s)), seated_at=now if (t.number, s) in who else None)
+            Seat(
+                table=t,
+                number=s,
+                entry_id=who.get((t.number, s)),
+                seated_at=now if (t.number, s) in who else None,
+            )
             for t in tables
             for s in range(1, size + 1)
         ],
@@ -390,8 +406,7 @@ def draw_seats(tournament: Tournament, rng=None, *, actor=None) -> SeatDraw:
         tournament,
         data={"entries": len(entries), "tables": count, "seed": seed.hex()},
     )
-    for table in tables:
-        table_changed(table.pk)
+    tables_changed([table.pk for table in tables])
     tournament_changed(tournament.pk)
     return draw
 
