@@ -32,7 +32,7 @@ $(VENV)/.installed: pyproject.toml requirements.lock
 # Re-resolve the lock file after changing pyproject.toml's dependencies.
 lock: setup
 	$(VENV)/bin/uv pip compile pyproject.toml --extra test --python-version 3.11 -o requirements.lock -q
-	$(VENV)/bin/uv pip compile pyproject.toml --python-version 3.11 -o docker/requirements.lock -q
+	$(VENV)/bin/uv pip compile pyproject.toml --python-version 3.11 -c requirements.lock -o docker/requirements.lock -q
 
 # Browser tests drive Debian's Chromium (browser downloads are not possible here).
 browser:
