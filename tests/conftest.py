@@ -6,6 +6,8 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 import pytest
+from django.contrib.auth.models import Permission
+from rest_framework.test import APIClient
 
 
 @pytest.fixture(scope="session")
@@ -18,3 +20,43 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     db = settings.DATABASES["default"]
     if db["ENGINE"] == "django.db.backends.sqlite3" and not db.get("TEST", {}).get("NAME"):
         db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
+
+
+# --- who is asking ---------------------------------------------------------------------------------
+# No passwords: hashing is slow, and the tests sign in with force_login / force_authenticate.
+
+
+@pytest.fixture
+def staff(django_user_model):
+    """The tournament director: staff, no special permissions."""
+    return django_user_model.objects.create_user("director", is_staff=True)
+
+
+@pytest.fixture
+def floor(django_user_model):
+    """A floor person: staff who may void and correct hands (dealing.change_hand)."""
+    user = django_user_model.objects.create_user("floor", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="change_hand"))
+    return user
+
+
+@pytest.fixture
+def deck_prep(django_user_model):
+    """Deck preparation: staff who may see a seeded hand's deck (dealing.view_deck)."""
+    user = django_user_model.objects.create_user("deckprep", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="view_deck"))
+    return user
+
+
+@pytest.fixture
+def api(staff):
+    """The API as the director."""
+    client = APIClient()
+    client.force_authenticate(staff)
+    return client
+
+
+@pytest.fixture
+def anon(db):
+    """The API as nobody."""
+    return APIClient()

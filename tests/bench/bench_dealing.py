@@ -35,7 +35,7 @@ def main() -> None:
     from rest_framework.test import APIClient
 
     from dealing import services
-    from tests.dealing.conftest import make_tournament
+    from tests.factories import make_table
 
     call_command("migrate", interactive=False, verbosity=0)
     staff = get_user_model().objects.create_user("bench", is_staff=True)
@@ -43,7 +43,7 @@ def main() -> None:
     client.force_authenticate(staff)
 
     for mode in ("services", "http"):
-        _tournament, table = make_tournament(stacks=(10**6,) * 6, extra_entries=2, name=f"Bench {mode}")
+        _tournament, table = make_table(stacks=(10**6,) * 6, extra_entries=2, name=f"Bench {mode}")
         inputs, hands = [], []
         for _ in range(args.hands):
             started = time.perf_counter()

@@ -9,10 +9,11 @@ from config import live
 from dealing.models import Hand
 from tables import tasks
 from tables.models import Table
+from tests.factories import make_table
 from tournaments.models import Tournament
 
-from .conftest import Tablet, make_tournament
-from .test_dealing_busts import all_in, other_table
+from .tablet import Tablet
+from .test_busts import all_in
 
 
 @pytest.mark.django_db
@@ -22,9 +23,7 @@ def test_a_hand_end_with_busts_sends_one_message_per_group_and_queues_one_rebala
     sent, balances = [], []
     monkeypatch.setattr(live, "send_now", lambda group, message: sent.append(group))
     monkeypatch.setattr(tasks.balance_tournament, "delay", lambda pk: balances.append(pk))
-    tournament, table = make_tournament(stacks=(100, 150, 200, 1000))
-    other_table(tournament, 2, players=5)
-    other_table(tournament, 3, players=5)
+    tournament, table = make_table(stacks=(100, 150, 200, 1000), table_size=5, other_tables=(5, 5), plan={})
     # Every request runs in its own capture, as each runs in its own transaction in production
     # (the test itself runs inside one transaction that never commits).
     with django_capture_on_commit_callbacks(execute=True):
@@ -47,6 +46,7 @@ def test_a_hand_end_with_busts_sends_one_message_per_group_and_queues_one_rebala
     assert state["result"]["busted"], "the master seed busts players on this hand"
     # One message per group that changed, never two.
     counts = Counter(sent)
+
     assert counts[live.table_group(table.pk)] == 1
     assert counts[live.tournament_group(tournament.pk)] == 1
     assert max(counts.values()) == 1, counts

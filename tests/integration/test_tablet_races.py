@@ -13,9 +13,9 @@ from django.contrib.auth import get_user_model
 from dealing.models import HandEvent
 from tables import services as tables_services
 from tables.models import Move, Seat, Table
-from tests.dealing.conftest import make_tournament
+from tests.factories import make_table, make_tournament
 from tournaments import services as tournament_services
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Entry, Tournament
 
 from .conftest import free_port, wait_for
 from .test_daphne_redis import PASSWORD, http_ok
@@ -62,7 +62,7 @@ def all_at_once(calls):
 
 def test_racing_tablets_record_each_action_once(processes):
     dealer = get_user_model().objects.create_user("dealer", password=PASSWORD, is_staff=True)
-    _tournament, table = make_tournament(stacks=(1000, 1000, 1000, 1000))
+    _tournament, table = make_table(stacks=(1000, 1000, 1000, 1000))
     ports = [free_port(), free_port()]
     for i, port in enumerate(ports):
         processes.daphne(f"daphne-{i}", port)
@@ -171,20 +171,7 @@ def test_simultaneous_bust_outs_leave_consistent_seating(processes, redis_client
     """Bust-outs at three tables in the same instant: distinct places (R8.8), nobody busted still
     seated, every player left in exactly one seat, tables within one player (R8.3) once a real
     worker has balanced."""
-    structure = make_tournament(stacks=(1000, 1000))[0].structure  # a running structure to copy
-    tournament = Tournament.objects.create(
-        name="Races",
-        game="courchevel",
-        betting="no_limit",
-        starting_stack=1000,
-        structure=structure,
-        seats_per_table=4,
-        status=Tournament.Status.REGISTERING,
-    )
-    for i in range(12):
-        Entry.objects.create(tournament=tournament, player=Player.objects.create(name=f"R{i}"), chips=1000)
-    tables_services.draw_seats(tournament)
-    tournament = tournament_services.start_tournament(tournament)
+    tournament = make_tournament(name="Races", players=12, seats_per_table=4)
     tables = list(Table.objects.filter(tournament=tournament).order_by("number"))
     assert [t.seat_set.filter(entry__isnull=False).count() for t in tables] == [4, 4, 4]
     for table in tables:

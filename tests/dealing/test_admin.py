@@ -5,13 +5,12 @@ from django.test import Client
 
 from dealing.engine import shuffled_deck
 from dealing.models import Hand, HandEvent
-
-from .conftest import make_tournament
+from tests.factories import make_table
 
 
 @pytest.mark.django_db
 def test_admin_is_read_only_and_hides_a_running_hands_cards(api, django_user_model):
-    _, table = make_tournament(stacks=(1000, 1000, 1000))
+    _, table = make_table(stacks=(1000, 1000, 1000))
     hand = Hand.objects.get(pk=api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
     admin_user = django_user_model.objects.create_superuser("boss", "boss@example.com", None)
     client = Client()

@@ -6,10 +6,10 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from dealing.models import Hand, HandEvent
-from tables.models import Seat, Table
+from tests.factories import make_table
 from tournaments.models import Entry
 
-from .conftest import Tablet, make_tournament, play_out, world
+from .tablet import Tablet, play_out, world
 
 
 def start(api, table, **extra):
@@ -22,7 +22,7 @@ def start(api, table, **extra):
 def running(api):
     """A no-limit hand at a three-player table; seat 1 is the button, seat 2 small blind, seat 3 big blind,
     so seat 1 acts first pre-flop (R4.3)."""
-    _tournament, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    _tournament, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
     data = start(api, table)
     assert data["state"]["to_act"] == 1
     tablet = Tablet(api, data["id"])
@@ -118,7 +118,7 @@ def test_legal_options_name_the_range(api, running):
 @pytest.mark.django_db
 def test_used_card_and_unknown_card_are_422(api):
     """R2.1: a card already used in the hand, or a code that is not a card, is refused."""
-    _, table = make_tournament(stacks=(1000, 1000))
+    _, table = make_table(stacks=(1000, 1000))
     tablet = Tablet(api, start(api, table, deal_mode="entered")["id"])
     assert tablet.send({"type": "board", "cards": ["Ah"]}).status_code == 200
     # heads-up: the button (small blind) calls, the big blind checks: the flop is due
@@ -193,7 +193,7 @@ def test_start_refused_while_a_hand_is_running(api, running):
 
 @pytest.mark.django_db
 def test_start_refused_with_fewer_than_two_players(api):
-    _, table = make_tournament(stacks=(1000,), extra_entries=3)
+    _, table = make_table(stacks=(1000,), extra_entries=3)
     state = world(table)
     response = api.post("/api/hands/", {"table": table.pk}, format="json")
     assert response.status_code == 409
@@ -212,7 +212,7 @@ def test_start_refused_with_fewer_than_two_players(api):
     ],
 )
 def test_start_refused_when_the_tournament_cannot_deal(api, change, code):
-    tournament, table = make_tournament(stacks=(1000, 1000, 1000))
+    tournament, table = make_table(stacks=(1000, 1000, 1000))
     for name, value in change.items():
         setattr(tournament, name, timezone.now() if value == "now" else value)
     tournament.save()
@@ -226,7 +226,7 @@ def test_start_refused_when_the_tournament_cannot_deal(api, change, code):
 @pytest.mark.django_db
 def test_hand_for_hand_deals_although_the_clock_is_paused(api):
     """R8.6: hand-for-hand pauses the clock between rounds, but the hands are still dealt."""
-    tournament, table = make_tournament(stacks=(1000, 1000, 1000))
+    tournament, table = make_table(stacks=(1000, 1000, 1000))
     tournament.paused_at = timezone.now()
     tournament.remaining_when_paused = 600.0
     tournament.hand_for_hand = True
@@ -237,13 +237,7 @@ def test_hand_for_hand_deals_although_the_clock_is_paused(api):
 @pytest.mark.django_db
 def test_start_refused_at_a_table_halted_for_balancing(api):
     """R8.3: a table three or more players short stops dealing until it is balanced."""
-    tournament, table = make_tournament(stacks=(1000, 1000), table_size=8)
-    other = Table.objects.create(tournament=tournament, number=2, seats=8)
-    for number in range(1, 9):
-        player_entry = Entry.objects.create(
-            tournament=tournament, player=Entry.objects.first().player, number=10 + number, chips=1000
-        )
-        Seat.objects.create(table=other, number=number, entry=player_entry)
+    _tournament, table = make_table(stacks=(1000, 1000), table_size=8, other_tables=(8,))
     state = world(table)
     response = api.post("/api/hands/", {"table": table.pk}, format="json")
     assert response.status_code == 409

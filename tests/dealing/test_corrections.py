@@ -6,10 +6,11 @@ from rest_framework.test import APIClient
 
 from dealing.models import Hand, HandEvent
 from dealing.verification import verify_hand
+from tests.factories import make_table
 from tournaments.models import AuditEntry, Entry
 
-from .conftest import Tablet, chips_by_seat, make_tournament, play_out, world
-from .test_dealing_verify import tamper
+from .tablet import Tablet, chips_by_seat, play_out, world
+from .test_verify import tamper
 
 
 @pytest.fixture
@@ -21,7 +22,7 @@ def floor_api(floor):
 
 @pytest.mark.django_db
 def test_void_returns_every_chip_and_the_redeal_keeps_the_positions(api, floor_api, floor):
-    _, table = make_tournament(stacks=(1000, 700, 1200), extra_entries=1)
+    _, table = make_table(stacks=(1000, 700, 1200), extra_entries=1)
     before = chips_by_seat(table)
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     tablet = Tablet(api, hand_id)
@@ -50,7 +51,7 @@ def test_void_returns_every_chip_and_the_redeal_keeps_the_positions(api, floor_a
 
 @pytest.mark.django_db
 def test_correct_the_last_action_before_further_action(api, floor_api, floor):
-    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     tablet = Tablet(api, hand_id)
     tablet.act(1, "call")
@@ -92,7 +93,7 @@ def test_correct_the_last_action_before_further_action(api, floor_api, floor):
 def test_correction_that_dealt_cards_takes_them_back(api, floor_api):
     """Seeded mode: the action that closed the round also dealt the flop; correcting it takes the flop
     back, and the right action deals the very same cards again (they come from the seed)."""
-    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     tablet = Tablet(api, hand_id)
     tablet.act(1, "call")
@@ -110,7 +111,7 @@ def test_correction_that_dealt_cards_takes_them_back(api, floor_api):
 @pytest.mark.django_db
 def test_verify_checks_the_events_a_correction_took_back(api, floor_api):
     """The taken-back flop stays in the log; verification replays it, so rewriting it is caught."""
-    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     tablet = Tablet(api, hand_id)
     tablet.act(1, "call")
@@ -138,7 +139,7 @@ def test_verify_checks_the_events_a_correction_took_back(api, floor_api):
 
 @pytest.mark.django_db
 def test_nothing_to_correct_and_staff_without_floor_rights(api, floor_api):
-    _, table = make_tournament(stacks=(1000, 1000))
+    _, table = make_table(stacks=(1000, 1000))
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     state = world(table)
     assert api.post(f"/api/hands/{hand_id}/correct/", {"reason": "r"}, format="json").status_code == 403
@@ -149,7 +150,7 @@ def test_nothing_to_correct_and_staff_without_floor_rights(api, floor_api):
 
 @pytest.mark.django_db
 def test_histories_of_a_table_and_a_tournament(api, floor_api):
-    tournament, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    tournament, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
     for _ in range(2):
         hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
         play_out(Tablet(api, hand_id))

@@ -10,8 +10,9 @@ from dealing import services
 from dealing.engine.hand import Hand as EngineHand
 from dealing.engine.hand import HandConfig
 from dealing.models import Hand, HandEvent
+from tests.factories import make_table
 
-from .conftest import RaiseOnce, Tablet, call_down, make_tournament, play_out
+from .tablet import RaiseOnce, Tablet, call_down, play_out
 
 
 def race(staff, hand_id, bodies):
@@ -39,7 +40,7 @@ def race(staff, hand_id, bodies):
 
 @pytest.mark.django_db(transaction=True)
 def test_two_tablets_racing_the_same_action_make_exactly_one_event(api, staff):
-    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     seq = api.get(f"/api/hands/{hand_id}/").json()["seq"]
     before = HandEvent.objects.filter(hand_id=hand_id).count()
@@ -74,7 +75,7 @@ def test_two_tablets_racing_the_same_action_make_exactly_one_event(api, staff):
 def test_retry_after_a_lost_response_gets_the_original_result(api):
     """The tablet's request went through but its answer was lost; it retries with the same id and the
     seq it had, and gets the original answer, even after the hand has moved on."""
-    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
     tablet = Tablet(api, api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
     seen = tablet.refresh()["seq"]
     original = tablet.act(1, "raise", 60, client_action_id="lost-1")
@@ -93,7 +94,7 @@ def test_retry_after_a_lost_response_gets_the_original_result(api):
 def test_restart_mid_hand_rebuilds_from_the_events_and_ends_the_same(api, damage):
     """The events are the truth: with the snapshot dropped, corrupted or left behind, the hand is rebuilt
     from its events and plays on to exactly the result of the same hand played without a break."""
-    _, table = make_tournament(
+    _, table = make_table(
         game="courchevel_hilo", betting="pot_limit", stacks=(900, 1200, 700, 1000), extra_entries=1
     )
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
@@ -138,7 +139,7 @@ def test_restart_mid_hand_rebuilds_from_the_events_and_ends_the_same(api, damage
 def test_starting_twice_with_the_same_id_deals_one_hand(api):
     """A double tap on "Deal next hand": the retry returns the hand already dealt (200), no second hand;
     without an id the second request is refused because a hand is running."""
-    _, table = make_tournament(stacks=(1000, 1000, 1000))
+    _, table = make_table(stacks=(1000, 1000, 1000))
     first = api.post("/api/hands/", {"table": table.pk, "client_action_id": "deal-1"}, format="json")
     again = api.post("/api/hands/", {"table": table.pk, "client_action_id": "deal-1"}, format="json")
     assert first.status_code == 201 and again.status_code == 200
@@ -150,7 +151,7 @@ def test_starting_twice_with_the_same_id_deals_one_hand(api):
 @pytest.mark.django_db
 def test_the_same_start_id_with_another_deal_mode_is_refused(api):
     """Like an action, a reused client_action_id with a different body gets 422 and deals nothing."""
-    _, table = make_tournament(stacks=(1000, 1000, 1000))
+    _, table = make_table(stacks=(1000, 1000, 1000))
     first = api.post(
         "/api/hands/", {"table": table.pk, "client_action_id": "deal-1", "deal_mode": "seeded"}, format="json"
     )

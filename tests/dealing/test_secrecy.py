@@ -10,8 +10,9 @@ from rest_framework.test import APIClient
 from dealing.engine import shuffled_deck
 from dealing.models import Hand
 from screens.pairing import create_pairing_code, redeem_pairing_code
+from tests.factories import make_table
 
-from .conftest import Tablet, make_tournament, play_out
+from .tablet import Tablet, play_out
 
 
 def secrets_of(hand: Hand) -> tuple[str, list[str], list[str]]:
@@ -62,7 +63,7 @@ def responses(client, hand, table, tablet_response=None):
 
 @pytest.mark.django_db
 def test_no_response_carries_a_secret_before_the_hand_ends(api, staff, deck_prep):
-    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
     created = api.post("/api/hands/", {"table": table.pk}, format="json")
     hand = Hand.objects.get(pk=created.json()["id"])
     tablet = Tablet(api, hand.pk)
@@ -126,7 +127,7 @@ def test_no_response_carries_a_secret_before_the_hand_ends(api, staff, deck_prep
 
 @pytest.mark.django_db
 def test_everything_is_revealed_once_the_hand_is_over(api):
-    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     play_out(Tablet(api, hand_id))
     hand = Hand.objects.get(pk=hand_id)
@@ -142,7 +143,7 @@ def test_everything_is_revealed_once_the_hand_is_over(api):
 
 @pytest.mark.django_db
 def test_a_voided_hand_reveals_its_seed_but_a_running_one_never_does(api, floor):
-    _, table = make_tournament(stacks=(1000, 1000, 1000), extra_entries=1)
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     assert APIClient().get(f"/api/hands/{hand_id}/").json()["seed"] is None
     client = APIClient()
@@ -160,9 +161,9 @@ def test_nothing_secret_leaks_at_any_point_of_a_hand(api):
     carry the seed, a hole card, a burn or the rest of the deck until the hand is over."""
     from screens.snapshots import table_snapshot
 
-    from .conftest import call_down
+    from .tablet import call_down
 
-    _, table = make_tournament(game="courchevel_hilo", stacks=(1000, 1000, 1000), extra_entries=1)
+    _, table = make_table(game="courchevel_hilo", stacks=(1000, 1000, 1000), extra_entries=1)
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     hand = Hand.objects.get(pk=hand_id)
     tablet = Tablet(api, hand_id)

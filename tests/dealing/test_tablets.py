@@ -5,23 +5,14 @@ from rest_framework.test import APIClient
 
 from dealing.models import HandEvent
 from screens.pairing import create_pairing_code, redeem_pairing_code
-from tables.models import Seat, Table
-from tournaments.models import Entry, Player
-
-from .conftest import make_tournament
+from tables.models import Table
+from tests.factories import make_table
 
 
 @pytest.mark.django_db
 def test_tablet_acts_at_its_own_table_only(api, staff):
-    tournament, table = make_tournament(stacks=(1000, 1000, 1000), table_size=4)
-    other = Table.objects.create(tournament=tournament, number=2, seats=4)
-    for number in range(1, 5):
-        entry = None
-        if number <= 3:
-            entry = Entry.objects.create(
-                tournament=tournament, player=Player.objects.create(name=f"O{number}"), chips=1000
-            )
-        Seat.objects.create(table=other, number=number, entry=entry)
+    tournament, table = make_table(stacks=(1000, 1000, 1000), table_size=4, other_tables=(3,))
+    other = Table.objects.get(tournament=tournament, number=2)
     code = create_pairing_code(tournament=tournament, kind="tablet", table=table, actor=staff)
     _device, token = redeem_pairing_code(code.code, label="Tablet T1")
     tablet = APIClient()
@@ -57,9 +48,9 @@ def test_a_clock_screen_and_a_revoked_tablet_cannot_run_hands(api, staff):
     """A clock device only reads; a revoked tablet's token is refused at once. Nothing changes."""
     from screens.pairing import revoke_device
 
-    from .conftest import world
+    from .tablet import world
 
-    tournament, table = make_tournament(stacks=(1000, 1000, 1000))
+    tournament, table = make_table(stacks=(1000, 1000, 1000))
     _clock_device, clock_token = redeem_pairing_code(
         create_pairing_code(tournament=tournament, kind="clock", actor=staff).code
     )

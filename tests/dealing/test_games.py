@@ -5,9 +5,10 @@ import pytest
 from dealing.engine import shuffled_deck
 from dealing.models import Hand, HandEvent
 from dealing.verification import verify_hand
+from tests.factories import make_table
 from tournaments.models import Entry
 
-from .conftest import RaiseOnce, Tablet, chips_by_seat, make_tournament, play_out
+from .tablet import RaiseOnce, Tablet, chips_by_seat, play_out
 
 GAMES = [
     (game, betting)
@@ -21,7 +22,7 @@ GAMES = [
 def test_full_hand_of_each_game_through_the_api(api, game, betting):
     """R1: every one of the six games plays end to end: chips conserved (R6.7), stacks written back to
     the entries, the seed revealed and matching its commitment, and the hand verifies."""
-    _tournament, table = make_tournament(
+    _tournament, table = make_table(
         game=game, betting=betting, stacks=(1000, 1500, 800, 1200), extra_entries=2
     )
     before = chips_by_seat(table)
@@ -63,7 +64,7 @@ def test_full_hand_of_each_game_through_the_api(api, game, betting):
 def test_entered_cards_hand_through_the_api(api):
     """R4 entered mode: the dealer enters the board (1, 2, 1, 1 cards, R4.2/R4.4) and the hands shown in
     showdown order (R6.2); no seed exists, and a card already used is refused with 422."""
-    _tournament, table = make_tournament(game="courchevel_hilo", betting="pot_limit", stacks=(500, 500, 500))
+    _tournament, table = make_table(game="courchevel_hilo", betting="pot_limit", stacks=(500, 500, 500))
     response = api.post("/api/hands/", {"table": table.pk, "deal_mode": "entered"}, format="json")
     assert response.status_code == 201, response.json()
     hand_id = response.json()["id"]
@@ -107,7 +108,7 @@ def test_next_hand_moves_the_big_blind_and_uses_the_level_in_force(api):
 
     from django.utils import timezone
 
-    tournament, table = make_tournament(stacks=(1000, 1000, 1000, 1000), extra_entries=1)
+    tournament, table = make_table(stacks=(1000, 1000, 1000, 1000), extra_entries=1)
     first = api.post("/api/hands/", {"table": table.pk}, format="json").json()
     hand1 = Hand.objects.get(pk=first["id"])
     # the clock reaches level 2 while hand 1 runs: hand 1 keeps its blinds
@@ -126,11 +127,11 @@ def test_next_hand_moves_the_big_blind_and_uses_the_level_in_force(api):
 @pytest.mark.django_db
 def test_fixed_limit_cap_lifts_only_when_the_tournament_is_heads_up(api):
     """R5.1: heads-up at one table keeps the cap while others play elsewhere; it lifts at two players left."""
-    _, table = make_tournament(betting="fixed_limit", stacks=(1000, 1000), extra_entries=3, name="A")
+    _, table = make_table(betting="fixed_limit", stacks=(1000, 1000), extra_entries=3, name="A")
     hand = Hand.objects.get(pk=api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
     assert hand.config["cap_raises"] is True
     assert hand.config["small_blind_seat"] == hand.config["button_seat"]  # R3.5
-    _, table2 = make_tournament(betting="fixed_limit", stacks=(1000, 1000), name="B")
+    _, table2 = make_table(betting="fixed_limit", stacks=(1000, 1000), name="B")
     assert Entry.objects.filter(tournament=table2.tournament, status="active").count() == 2
     hand2 = Hand.objects.get(pk=api.post("/api/hands/", {"table": table2.pk}, format="json").json()["id"])
     assert hand2.config["cap_raises"] is False
@@ -142,18 +143,10 @@ def test_hand_for_hand_each_table_waits_for_the_others(api, django_capture_on_co
     the last table to finish closes the round, and the clock is charged for it."""
     from django.utils import timezone
 
-    from tables.models import Seat, Table
-    from tournaments.models import Player
+    from tables.models import Table
 
-    tournament, table = make_tournament(stacks=(1000, 1000, 1000), table_size=4)
-    other = Table.objects.create(tournament=tournament, number=2, seats=4)
-    for number in range(1, 5):
-        entry = None
-        if number <= 3:
-            entry = Entry.objects.create(
-                tournament=tournament, player=Player.objects.create(name=f"O{number}"), chips=1000
-            )
-        Seat.objects.create(table=other, number=number, entry=entry)
+    tournament, table = make_table(stacks=(1000, 1000, 1000), table_size=4, other_tables=(3,))
+    other = Table.objects.get(tournament=tournament, number=2)
     round_start = timezone.now() - timezone.timedelta(seconds=5)
     tournament.hand_for_hand = True
     tournament.hand_for_hand_round_started_at = round_start
@@ -179,7 +172,7 @@ def test_hand_for_hand_each_table_waits_for_the_others(api, django_capture_on_co
 def test_a_hand_where_the_blinds_put_everyone_all_in_plays_itself_out(api):
     """R3.7/R4.6: blinds posted short leave nobody able to bet; the board is run out at once and the
     hand ends inside the start request."""
-    tournament, table = make_tournament(stacks=(10, 15), extra_entries=1)
+    tournament, table = make_table(stacks=(10, 15), extra_entries=1)
     response = api.post("/api/hands/", {"table": table.pk}, format="json")
     assert response.status_code == 201
     data = response.json()
@@ -197,9 +190,10 @@ def test_a_hand_where_the_blinds_put_everyone_all_in_plays_itself_out(api):
 def test_dead_button_after_a_player_leaves(api):
     """R3.6: the big blind moves one player on; the small blind is last hand's big blind; the button
     goes to last hand's small-blind seat even when that player has gone (a dead button)."""
-    from tables.models import Seat
+    from tables.models import Seat, Table
+    from tables.services import move_entry
 
-    _tournament, table = make_tournament(stacks=(1000, 1000, 1000, 1000), extra_entries=1)
+    tournament, table = make_table(stacks=(1000, 1000, 1000, 1000), extra_entries=1)
     first = Hand.objects.get(pk=api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
     assert (
         first.config["button_seat"],
@@ -208,7 +202,9 @@ def test_dead_button_after_a_player_leaves(api):
     ) == (1, 2, 3)
     play_out(Tablet(api, first.pk))
     # the small blind's player leaves the table between hands (moved or out)
-    Seat.objects.filter(table=table, number=2).update(entry=None)
+    other = Table.objects.get(tournament=tournament, number=2)
+    open_seat = Seat.objects.filter(table=other, entry__isnull=True).first()
+    move_entry(Seat.objects.get(table=table, number=2).entry, other, open_seat.number, reason="moved")
     second = Hand.objects.get(pk=api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
     positions = (
         second.config["button_seat"],

@@ -5,10 +5,11 @@ import pytest
 from django.db import models
 
 from dealing.models import Hand
-from tables.models import Move, Seat, Table
-from tournaments.models import Entry, Player
+from tables.models import Move, Seat
+from tests.factories import make_table
+from tournaments.models import Entry
 
-from .conftest import Tablet, make_tournament, play_out
+from .tablet import Tablet, play_out
 
 
 def all_in(state):
@@ -18,25 +19,12 @@ def all_in(state):
     return {"type": "action", "seat": state["to_act"], "action": "call" if options["call"] else "check"}
 
 
-def other_table(tournament, number, players):
-    table = Table.objects.create(tournament=tournament, number=number, seats=8)
-    for number in range(1, 9):
-        entry = None
-        if number <= players:
-            player = Player.objects.create(name=f"T{table.number} P{number}")
-            entry = Entry.objects.create(tournament=tournament, player=player, chips=1000)
-        Seat.objects.create(table=table, number=number, entry=entry)
-    return table
-
-
 @pytest.mark.django_db
 def test_busts_get_places_and_the_tables_are_balanced(api):
     """Everyone all-in: the players left with no chips are out (R8.8); with several out on one hand the
     one with more chips at the start finishes higher (R8.6); their seats are freed and the short table
     gets a player from the long one (R8.3)."""
-    tournament, table = make_tournament(stacks=(100, 150, 200, 1000))
-    other_table(tournament, 2, players=5)
-    other_table(tournament, 3, players=5)
+    tournament, table = make_table(stacks=(100, 150, 200, 1000), table_size=5, other_tables=(5, 5), plan={})
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     final = play_out(Tablet(api, hand_id), all_in)
     assert final["status"] == "finished"
@@ -70,7 +58,7 @@ def test_busts_get_places_and_the_tables_are_balanced(api):
 @pytest.mark.django_db
 def test_last_two_players_heads_up_to_the_winner(api):
     """When the hand leaves one player, the tournament is won: the loser takes 2nd (R8.8)."""
-    tournament, table = make_tournament(stacks=(300, 300))
+    tournament, table = make_table(stacks=(300, 300))
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     final = play_out(Tablet(api, hand_id), all_in)
     stacks = {s["seat"]: s["stack"] for s in final["state"]["result"]["stacks"]}

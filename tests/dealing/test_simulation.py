@@ -12,9 +12,8 @@ from dealing import services
 from dealing.models import Hand
 from dealing.verification import verify_tournament
 from tables.models import Seat
+from tests.factories import make_table
 from tournaments.models import Entry
-
-from .conftest import make_tournament
 
 
 def random_input(rng: random.Random, view: dict) -> dict:
@@ -48,7 +47,7 @@ def test_random_tournament_to_the_winner(game, betting, seed, floor, staff):
     rng = random.Random(seed)
     # fixed limit moves chips slowly: shorter stacks keep the run short
     stacks = (100, 60, 140, 80, 120) if betting == "fixed_limit" else (200, 120, 260, 160, 220)
-    tournament, table = make_tournament(
+    tournament, table = make_table(
         game=game, betting=betting, stacks=stacks, seats=(1, 2, 4, 6, 7), sb=10, bb=20
     )
     total = sum(stacks)

@@ -8,12 +8,13 @@ from django.db import connection
 from dealing.engine import hand_seed
 from dealing.models import EventLogError, Hand, HandEvent
 from dealing.verification import verify_hand, verify_tournament
+from tests.factories import MASTER_SEED, make_table
 
-from .conftest import MASTER_SEED, RaiseOnce, Tablet, make_tournament, play_out
+from .tablet import RaiseOnce, Tablet, play_out
 
 
 def finished_hand(api, **kwargs):
-    _tournament, table = make_tournament(**{"stacks": (1000, 1000, 1000), "extra_entries": 1, **kwargs})
+    _tournament, table = make_table(**{"stacks": (1000, 1000, 1000), "extra_entries": 1, **kwargs})
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     play_out(Tablet(api, hand_id), RaiseOnce())
     return Hand.objects.select_related("table__tournament").get(pk=hand_id)
@@ -145,7 +146,7 @@ def test_verify_tournament_command_and_endpoint(api):
 
 @pytest.mark.django_db
 def test_a_running_hand_is_not_verified_and_unknown_ids_fail(api):
-    _, table = make_tournament(stacks=(1000, 1000))
+    _, table = make_table(stacks=(1000, 1000))
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     assert api.get(f"/api/hands/{hand_id}/verify/").status_code == 409
     code, out = run("verify_hand", str(hand_id))
@@ -186,7 +187,7 @@ def test_fresh_seeds_are_random_committed_and_verify(api):
 @pytest.mark.django_db
 def test_a_running_hand_with_a_tampered_log_is_refused_not_guessed(api):
     """With the cache gone, a log that no longer replays gives a clear 409, never a made-up state."""
-    _, table = make_tournament(stacks=(1000, 1000, 1000))
+    _, table = make_table(stacks=(1000, 1000, 1000))
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     hole = HandEvent.objects.filter(hand_id=hand_id, type="hole").first()
     tamper(hole, {**hole.payload, "cards": ["2c", "2d", "2h", "2s", "3c"]})

@@ -1,87 +1,11 @@
-"""Fixtures for the dealing tests: a running tournament with one table, a master seed for
-deterministic decks, staff, floor and deck-prep users, and a tablet-like API client."""
+"""The dealing tests' client side: a tablet that keeps its seq, policies that drive a hand to its end,
+and what a refused request must leave unchanged."""
 
 import itertools
-from datetime import timedelta
-
-import pytest
-from django.contrib.auth.models import Permission
-from django.utils import timezone
-from rest_framework.test import APIClient
 
 from dealing.models import Hand, HandEvent
 from tables.models import Seat, Table
-from tournaments.models import BlindStructure, Entry, Level, Player, Tournament
-
-MASTER_SEED = bytes(range(32))
-
-
-def make_tournament(
-    *,
-    game="courchevel",
-    betting="no_limit",
-    stacks=(1000, 1000, 1000),
-    seats=None,
-    sb=10,
-    bb=20,
-    ante=0,
-    ante_kind="none",
-    table_size=8,
-    button_seat=1,
-    seeding="master",
-    smallest_chip=1,
-    extra_entries=0,
-    name="Cup",
-):
-    """A running tournament, one table with ``stacks`` seated at ``seats`` (default 1, 2, 3 ...)."""
-    structure = BlindStructure.objects.create(name=f"{name} blinds", betting=betting)
-    fixed = betting == "fixed_limit"
-    Level.objects.create(
-        structure=structure,
-        order=0,
-        duration_minutes=30,
-        small_blind=sb,
-        big_blind=bb,
-        ante=ante,
-        ante_kind=ante_kind,
-        small_bet=bb if fixed else 0,
-        big_bet=2 * bb if fixed else 0,
-    )
-    Level.objects.create(
-        structure=structure,
-        order=1,
-        duration_minutes=30,
-        small_blind=2 * sb,
-        big_blind=2 * bb,
-        small_bet=2 * bb if fixed else 0,
-        big_bet=4 * bb if fixed else 0,
-    )
-    tournament = Tournament.objects.create(
-        name=name,
-        game=game,
-        betting=betting,
-        starting_stack=1000,
-        structure=structure,
-        seats_per_table=table_size,
-        status=Tournament.Status.RUNNING,
-        seeding=seeding,
-        master_seed=MASTER_SEED if seeding == "master" else None,
-        smallest_chip=smallest_chip,
-        level_index=0,
-        level_started_at=timezone.now() - timedelta(minutes=1),
-    )
-    table = Table.objects.create(tournament=tournament, number=1, seats=table_size, button_seat=button_seat)
-    for number in range(1, table_size + 1):
-        Seat.objects.create(table=table, number=number)
-    seats = seats or list(range(1, len(stacks) + 1))
-    for seat, chips in zip(seats, stacks, strict=True):
-        player = Player.objects.create(name=f"P{seat}")
-        entry = Entry.objects.create(tournament=tournament, player=player, chips=chips)
-        Seat.objects.filter(table=table, number=seat).update(entry=entry)
-    for i in range(extra_entries):  # players at other (not modelled) tables: keeps the field larger
-        player = Player.objects.create(name=f"Elsewhere {i}")
-        Entry.objects.create(tournament=tournament, player=player, chips=1000)
-    return tournament, table
+from tournaments.models import Entry
 
 
 def chips_by_seat(table) -> dict[int, int]:
@@ -147,37 +71,6 @@ class Tablet:
 
     def state(self):
         return self.refresh()["state"]
-
-
-@pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_user("dealer", is_staff=True)
-
-
-@pytest.fixture
-def floor(django_user_model):
-    user = django_user_model.objects.create_user("floor", is_staff=True)
-    user.user_permissions.add(Permission.objects.get(codename="change_hand"))
-    return user
-
-
-@pytest.fixture
-def deck_prep(django_user_model):
-    user = django_user_model.objects.create_user("deckprep", is_staff=True)
-    user.user_permissions.add(Permission.objects.get(codename="view_deck"))
-    return user
-
-
-@pytest.fixture
-def api(staff):
-    client = APIClient()
-    client.force_authenticate(staff)
-    return client
-
-
-@pytest.fixture
-def anon():
-    return APIClient()
 
 
 def call_down(state):
