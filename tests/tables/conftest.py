@@ -2,75 +2,8 @@ import random
 
 import pytest
 
-from tables import services
-from tables.models import Seat, Table
-from tournaments.models import BlindStructure, Entry, Level, Player, Tournament
-
-
-def make_tournament(*, players=20, seats=8, status=Tournament.Status.RUNNING, name="Courchevel Cup"):
-    structure = BlindStructure.objects.create(name=f"{name} blinds", betting="no_limit")
-    Level.objects.create(structure=structure, order=0, duration_minutes=20, small_blind=10, big_blind=20)
-    tournament = Tournament.objects.create(
-        name=name,
-        game="courchevel",
-        betting="no_limit",
-        starting_stack=1000,
-        structure=structure,
-        seats_per_table=seats,
-        status=status,
-    )
-    for i in range(players):
-        player = Player.objects.create(name=f"Player {i + 1}")
-        Entry.objects.create(tournament=tournament, player=player, chips=1000)
-    return tournament
-
-
-def seated(tournament) -> dict[int, list[int]]:
-    """table number -> entry ids seated there (active tables)."""
-    result = {}
-    for table in Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE):
-        result[table.number] = list(
-            Seat.objects.filter(table=table, entry__isnull=False).values_list("entry_id", flat=True)
-        )
-    return result
-
-
-def bust(entry):
-    """Take a player out the way the dealing service does: no chips, busted, then tell the tables."""
-    from tournaments.services import bust_entries
-
-    Entry.objects.filter(pk=entry.pk).update(chips=0)
-    entry.refresh_from_db()
-    bust_entries(entry.tournament, [(entry, 100)])
-    services.release_and_rebalance(entry.tournament)
-    # What the queued balance_tournament task does once the bust is committed (tests run inside a
-    # transaction that never commits, so on_commit callbacks do not fire here).
-    return services.balance(entry.tournament)
-
-
-def assert_consistent(tournament):
-    """Every active entry has exactly one seat, at an active table; no busted player keeps one."""
-    seats = list(
-        Seat.objects.filter(table__tournament=tournament, entry__isnull=False).select_related(
-            "table", "entry"
-        )
-    )
-    entry_ids = [s.entry_id for s in seats]
-    assert len(entry_ids) == len(set(entry_ids)), "a player is seated twice"
-    assert all(s.entry.status == Entry.Status.ACTIVE for s in seats), "a busted player keeps a seat"
-    active = set(tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True))
-    pending = set(tournament.moves.filter(status="pending").values_list("entry_id", flat=True))
-    assert set(entry_ids) == active, "an active player has no seat"
-    for s in seats:
-        if s.table.status == Table.Status.BROKEN:
-            assert s.entry_id in pending, "a player sits at a broken table with no move waiting"
-
 
 @pytest.fixture
 def rng():
+    """The draws and floor decisions of a tables test, the same on every run."""
     return random.Random(1234)
-
-
-@pytest.fixture
-def staff(django_user_model):
-    return django_user_model.objects.create_user("director", is_staff=True)  # no password: hashing is slow

@@ -8,9 +8,10 @@ import pytest
 
 from tables import balancing, services
 from tables.models import Move, Seat, SeatDraw, Table
+from tests.factories import make_tournament
 from tournaments.models import Entry, Player
 
-from .conftest import assert_consistent, make_tournament
+from .seating import assert_consistent
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +33,7 @@ def next_big_blind(table):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_floor_keeps_seating_consistent(seed):
     rng = random.Random(seed)
-    tournament = make_tournament(players=30, seats=6)
-    services.draw_seats(tournament, rng)
+    tournament = make_tournament(players=30, seats_per_table=6, rng=rng)
     late_entries = 0
     active_tables = Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE)
     several, merges = active_tables.count() > 1, 0

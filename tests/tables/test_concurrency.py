@@ -12,9 +12,10 @@ from django.db import connections
 
 from tables import services
 from tables.models import Move, Seat
+from tests.factories import make_tournament
 from tournaments.models import Entry
 
-from .conftest import assert_consistent, make_tournament, seated
+from .seating import assert_consistent, seated
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,7 +55,6 @@ def bust_and_balance(entry_id):
 
 def test_two_bust_outs_at_once_leave_consistent_seating():
     tournament = make_tournament(players=24)  # three tables of 8
-    services.draw_seats(tournament)
     for _round in range(3):
         # Two players at the same table bust at the same moment, twice over.
         victims = list(
@@ -73,7 +73,6 @@ def test_two_bust_outs_at_once_leave_consistent_seating():
 
 def test_two_balance_runs_at_once_move_nobody_twice():
     tournament = make_tournament(players=16)
-    services.draw_seats(tournament)
     ids = list(
         Seat.objects.filter(table__tournament=tournament, table__number=1, entry__isnull=False).values_list(
             "entry_id", flat=True

@@ -5,10 +5,11 @@ import pytest
 
 from tables import balancing, services, tasks
 from tables.models import Move, Seat, SeatDraw, Table
+from tests.factories import make_tournament
 from tournaments.errors import StateError
 from tournaments.models import Entry
 
-from .conftest import assert_consistent, make_tournament, seated
+from .seating import assert_consistent, seated
 
 pytestmark = pytest.mark.django_db
 
@@ -25,8 +26,7 @@ def bust_seats(tournament, number, how_many):
 
 
 def test_r8_3_move_from_a_table_mid_hand_waits_and_is_decided_again_when_it_ends(rng):
-    tournament = make_tournament(players=16)
-    services.draw_seats(tournament, rng)
+    tournament = make_tournament(players=16, rng=rng)
     t1, t2 = table(tournament, 1), table(tournament, 2)
     services.hand_started(t1)
     services.hand_finished(t1, button_seat=1, big_blind_seat=3)
@@ -57,8 +57,7 @@ def test_r8_3_move_from_a_table_mid_hand_waits_and_is_decided_again_when_it_ends
 
 
 def test_r8_3_a_table_three_short_may_not_deal(rng):
-    tournament = make_tournament(players=16)
-    services.draw_seats(tournament, rng)
+    tournament = make_tournament(players=16, rng=rng)
     services.hand_started(table(tournament, 2))
     bust_seats(tournament, 1, 3)  # 5 against 8: a move waits for table 2's hand
     services.balance(tournament)
@@ -73,7 +72,6 @@ def test_r8_3_a_table_three_short_may_not_deal(rng):
 
 def test_r8_1_late_entry_between_small_blind_and_button_waits_for_the_big_blind():
     tournament = make_tournament(players=7)
-    services.draw_seats(tournament)
     t1 = table(tournament, 1)
     empty = Seat.objects.get(table=t1, entry__isnull=True).number
     # Put the button just before the empty seat and the big blind just after it: the seat is in the gap.
@@ -97,8 +95,7 @@ def test_r8_1_late_entry_between_small_blind_and_button_waits_for_the_big_blind(
 
 
 def test_r8_1_late_entry_is_dealt_in_at_once_elsewhere_and_a_full_room_opens_a_table(rng):
-    tournament = make_tournament(players=16)
-    services.draw_seats(tournament, rng)
+    tournament = make_tournament(players=16, rng=rng)
     late = Entry.objects.create(
         tournament=tournament, player=Entry.objects.first().player, number=2, chips=1000
     )
@@ -114,8 +111,7 @@ def test_r8_1_late_entry_is_dealt_in_at_once_elsewhere_and_a_full_room_opens_a_t
 
 
 def test_seating_a_busted_or_seated_entry_is_refused(rng):
-    tournament = make_tournament(players=9)
-    services.draw_seats(tournament, rng)
+    tournament = make_tournament(players=9, rng=rng)
     entry = Entry.objects.filter(tournament=tournament).first()
     with pytest.raises(StateError):
         services.seat_entry(entry)
@@ -126,8 +122,7 @@ def test_seating_a_busted_or_seated_entry_is_refused(rng):
 
 
 def test_r8_4_breaking_table_mid_hand_moves_its_players_when_the_hand_ends(rng):
-    tournament = make_tournament(players=20)
-    services.draw_seats(tournament, rng)  # 7, 7, 6
+    tournament = make_tournament(players=20, rng=rng)  # 7, 7, 6
     t3 = table(tournament, 3)
     services.hand_started(t3)
     bust_seats(tournament, 1, 2)
@@ -148,7 +143,7 @@ def test_r8_4_breaking_table_mid_hand_moves_its_players_when_the_hand_ends(rng):
 
 def test_r8_5_final_table_redraw_happens_once_and_can_be_replayed(rng):
     tournament = make_tournament(players=10)
-    draw = services.draw_seats(tournament)
+    draw = SeatDraw.objects.get(tournament=tournament, kind=SeatDraw.Kind.START)
     entries = sorted(tournament.entries.values_list("pk", flat=True))
     replay = balancing.initial_draw(entries, [(1, 8), (2, 8)], balancing.DrawRandom(bytes(draw.seed)))
     assert {a["entry"]: (a["table"], a["seat"]) for a in draw.assignment} == replay
@@ -178,8 +173,7 @@ def inline_tasks(monkeypatch):
 
 
 def test_balance_task_runs_after_a_bust_is_committed(rng, django_capture_on_commit_callbacks, inline_tasks):
-    tournament = make_tournament(players=16)
-    services.draw_seats(tournament, rng)
+    tournament = make_tournament(players=16, rng=rng)
     bust_seats(tournament, 1, 2)
     with django_capture_on_commit_callbacks(execute=True):
         services.release_and_rebalance(tournament)
@@ -190,8 +184,7 @@ def test_balance_task_runs_after_a_bust_is_committed(rng, django_capture_on_comm
 
 
 def test_review_mode_only_suggests(rng, django_capture_on_commit_callbacks, inline_tasks):
-    tournament = make_tournament(players=16)
-    services.draw_seats(tournament, rng)
+    tournament = make_tournament(players=16, rng=rng)
     services.update_plan(tournament, review_moves=True)
     bust_seats(tournament, 1, 2)
     with django_capture_on_commit_callbacks(execute=True):
@@ -202,8 +195,7 @@ def test_review_mode_only_suggests(rng, django_capture_on_commit_callbacks, inli
 
 
 def test_r8_4_a_waiting_move_into_a_breaking_table_is_replaced(rng):
-    tournament = make_tournament(players=20)
-    services.draw_seats(tournament, rng)  # 7, 7, 6
+    tournament = make_tournament(players=20, rng=rng)  # 7, 7, 6
     services.hand_started(table(tournament, 1))
     bust_seats(tournament, 3, 1)  # 7, 7, 5: a player from table 1 or 2 must go to table 3
     services.hand_started(table(tournament, 2))

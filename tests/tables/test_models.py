@@ -5,18 +5,16 @@ from django.db import IntegrityError, transaction
 
 from tables import services
 from tables.models import Move, Seat, Table
+from tests.factories import make_tournament
 from tournaments.errors import RuleError
 from tournaments.models import Entry
-
-from .conftest import make_tournament
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def drawn(rng):
-    tournament = make_tournament(players=10)
-    services.draw_seats(tournament, rng)
+    tournament = make_tournament(players=10, rng=rng)
     return tournament
 
 
@@ -44,7 +42,7 @@ def test_r2_7_no_ninth_seat_and_no_table_for_nine(drawn):
 
 
 def test_r2_7_a_tournament_asking_for_nine_seats_is_refused_a_draw():
-    tournament = make_tournament(players=12)
+    tournament = make_tournament(players=12, stage="registering")
     type(tournament).objects.filter(pk=tournament.pk).update(seats_per_table=9)
     tournament.refresh_from_db()
     with pytest.raises(RuleError) as error:

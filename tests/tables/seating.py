@@ -1,0 +1,45 @@
+"""What the tables tests read and check: who sits where, and that the seating is consistent."""
+
+from tables import services
+from tables.models import Seat, Table
+from tournaments.models import Entry
+from tournaments.services import bust_entries
+
+
+def seated(tournament) -> dict[int, list[int]]:
+    """table number -> entry ids seated there (active tables)."""
+    result = {}
+    for table in Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE):
+        result[table.number] = list(
+            Seat.objects.filter(table=table, entry__isnull=False).values_list("entry_id", flat=True)
+        )
+    return result
+
+
+def bust(entry):
+    """Take a player out the way the dealing service does: no chips, busted, then tell the tables."""
+    Entry.objects.filter(pk=entry.pk).update(chips=0)
+    entry.refresh_from_db()
+    bust_entries(entry.tournament, [(entry, 100)])
+    services.release_and_rebalance(entry.tournament)
+    # What the queued balance_tournament task does once the bust is committed (tests run inside a
+    # transaction that never commits, so on_commit callbacks do not fire here).
+    return services.balance(entry.tournament)
+
+
+def assert_consistent(tournament):
+    """Every active entry has exactly one seat, at an active table; no busted player keeps one."""
+    seats = list(
+        Seat.objects.filter(table__tournament=tournament, entry__isnull=False).select_related(
+            "table", "entry"
+        )
+    )
+    entry_ids = [s.entry_id for s in seats]
+    assert len(entry_ids) == len(set(entry_ids)), "a player is seated twice"
+    assert all(s.entry.status == Entry.Status.ACTIVE for s in seats), "a busted player keeps a seat"
+    active = set(tournament.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True))
+    pending = set(tournament.moves.filter(status="pending").values_list("entry_id", flat=True))
+    assert set(entry_ids) == active, "an active player has no seat"
+    for s in seats:
+        if s.table.status == Table.Status.BROKEN:
+            assert s.entry_id in pending, "a player sits at a broken table with no move waiting"
