@@ -5,19 +5,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tables import services as tables_services
+from tests.factories import zero
 from tournaments import services
 from tournaments.models import Entry, Player
-
-from .conftest import zero
 
 pytestmark = pytest.mark.django_db
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
-def test_places_cover_the_field_once_and_prizes_sum_to_the_pool(make_tournament, data):
+def test_places_cover_the_field_once_and_prizes_sum_to_the_pool(planned, data):
     players = data.draw(st.integers(2, 9), label="players")
-    tournament = make_tournament(buy_in=100)
+    tournament = planned(buy_in=100)
     services.open_registration(tournament)
     for i in range(players):
         services.register(tournament, Player.objects.create(name=f"H{i}"))

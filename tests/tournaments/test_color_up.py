@@ -4,12 +4,11 @@ import random
 
 import pytest
 
+from tests.factories import entries_of
 from tournaments import services
 from tournaments.chiprace import chip_race
 from tournaments.errors import StateError
 from tournaments.models import Entry
-
-from .conftest import entries_of
 
 pytestmark = pytest.mark.django_db
 

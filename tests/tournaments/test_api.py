@@ -3,10 +3,9 @@
 import pytest
 from django.forms.models import model_to_dict
 
+from tests.factories import entries_of, zero
 from tournaments import services
 from tournaments.models import AuditEntry, BlindStructure, Entry, Level, Player, Tournament
-
-from .conftest import entries_of, zero
 
 pytestmark = pytest.mark.django_db
 
@@ -72,8 +71,8 @@ def test_create_tournament_bad_input_names_the_field_and_creates_nothing(api, te
     assert state(template) == before
 
 
-def test_writes_need_staff_reads_are_public(anon, make_tournament, template):
-    tournament = make_tournament()
+def test_writes_need_staff_reads_are_public(anon, planned, template):
+    tournament = planned()
     assert anon.get(f"/api/tournaments/{tournament.pk}/").status_code == 200
     before = state(tournament)
     assert anon.post("/api/tournaments/", {"name": "x", "structure": template.pk}).status_code == 403
@@ -82,8 +81,8 @@ def test_writes_need_staff_reads_are_public(anon, make_tournament, template):
     assert state(tournament) == before
 
 
-def test_edit_tournament(api, make_tournament):
-    tournament = make_tournament()
+def test_edit_tournament(api, planned):
+    tournament = planned()
     response = api.patch(
         f"/api/tournaments/{tournament.pk}/",
         {"name": "Renamed", "payout_percentages": [60, 40]},
@@ -110,8 +109,8 @@ def test_edit_tournament_bad_input_changes_nothing(api, running):
     assert state(tournament) == before
 
 
-def test_lifecycle_open_start_finish(api, make_tournament):
-    tournament = make_tournament()
+def test_lifecycle_open_start_finish(api, planned):
+    tournament = planned()
     assert api.post(f"/api/tournaments/{tournament.pk}/open-registration/").json()["status"] == "registering"
     for name in ("Ann", "Bob"):
         assert api.post(f"/api/tournaments/{tournament.pk}/entries/", {"name": name}).status_code == 201
@@ -129,8 +128,8 @@ def test_lifecycle_open_start_finish(api, make_tournament):
     assert tournament.status == "finished"  # the last player standing finishes it
 
 
-def test_lifecycle_in_the_wrong_state_is_409_and_changes_nothing(api, make_tournament):
-    tournament = make_tournament()
+def test_lifecycle_in_the_wrong_state_is_409_and_changes_nothing(api, planned):
+    tournament = planned()
     before = state(tournament)
     refused(api.post(f"/api/tournaments/{tournament.pk}/start/"), 409, "cannot start")
     refused(api.post(f"/api/tournaments/{tournament.pk}/finish/"), 409, "cannot finish")
@@ -177,7 +176,7 @@ def test_clock_read_and_operations(api, running):
     assert api.post(url + "hand-for-hand/", {"on": False}, format="json").json()["running"]
 
 
-def test_clock_operations_in_the_wrong_state_or_with_bad_input_change_nothing(api, running, make_tournament):
+def test_clock_operations_in_the_wrong_state_or_with_bad_input_change_nothing(api, running, planned):
     tournament = running(3)
     url = f"/api/tournaments/{tournament.pk}/clock/"
     before = state(tournament)
@@ -190,10 +189,10 @@ def test_clock_operations_in_the_wrong_state_or_with_bad_input_change_nothing(ap
     refused(api.post(url + "hand-for-hand/", {"on": False}, format="json"), 409, "already off")
     refused(api.post(url + "hand-for-hand-round/"), 409, "Hand-for-hand is off")
     assert state(tournament) == before
-    planned = make_tournament(name="Not started")
-    before = state(planned)
-    refused(api.post(f"/api/tournaments/{planned.pk}/clock/pause/"), 409, "Planned")
-    assert state(planned) == before
+    not_started = planned(name="Not started")
+    before = state(not_started)
+    refused(api.post(f"/api/tournaments/{not_started.pk}/clock/pause/"), 409, "Planned")
+    assert state(not_started) == before
 
 
 # ---------------------------------------------------------------- entries

@@ -4,10 +4,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from tests.factories import entries_of
 from tournaments import services
 from tournaments.models import AuditEntry, BlindStructure, Entry, Level, Player, Tournament
-
-from .conftest import entries_of
 
 pytestmark = pytest.mark.django_db
 

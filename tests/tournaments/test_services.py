@@ -9,13 +9,12 @@ from django.utils import timezone
 
 from dealing.hand_for_hand import waiting_reason
 from dealing.tasks import close_hand_for_hand_rounds
+from tests.factories import entries_of, zero
 from tournaments import services
 from tournaments.audit import record_audit
 from tournaments.errors import RuleError, StateError
 from tournaments.models import AuditEntry, Entry, Player, Tournament
 from tournaments.tasks import advance_clocks
-
-from .conftest import entries_of, zero
 
 pytestmark = pytest.mark.django_db
 
@@ -23,8 +22,8 @@ pytestmark = pytest.mark.django_db
 # ---------------------------------------------------------------- lifecycle
 
 
-def test_start_is_guarded_planned_then_no_players_seated(make_tournament):
-    tournament = make_tournament()
+def test_start_is_guarded_planned_then_no_players_seated(planned):
+    tournament = planned()
     with pytest.raises(StateError, match="cannot start: the tournament is Planned"):
         services.start_tournament(tournament)
     services.open_registration(tournament)
@@ -43,12 +42,12 @@ def test_start_runs_the_clock_and_the_templates_copy_is_the_tournaments_own(runn
     assert state.running and state.level_index == 0 and 1190 < state.remaining <= 1200
 
 
-def test_master_seed_is_32_bytes_with_its_sha256_commitment(make_tournament):
-    tournament = make_tournament(seeding=Tournament.Seeding.MASTER)
+def test_master_seed_is_32_bytes_with_its_sha256_commitment(planned):
+    tournament = planned(seeding=Tournament.Seeding.MASTER)
     assert len(tournament.master_seed) == 32
     assert tournament.master_seed_commitment == hashlib.sha256(tournament.master_seed).hexdigest()
     assert services.master_seed_hex(tournament) is None  # hidden until finished
-    assert make_tournament(name="Fresh").master_seed is None
+    assert planned(name="Fresh").master_seed is None
 
 
 def test_finish_refused_while_players_have_chips(running):
@@ -365,8 +364,8 @@ def test_rebuy_and_addon_rules(running):
     assert services.prize_pool(tournament) == 600
 
 
-def test_guarantee_is_the_pool_when_larger(make_tournament):
-    assert services.prize_pool(make_tournament(guarantee=5000)) == 5000
+def test_guarantee_is_the_pool_when_larger(planned):
+    assert services.prize_pool(planned(guarantee=5000)) == 5000
 
 
 def test_a_payout_table_longer_than_the_field_still_pays_out_the_whole_pool(running):
@@ -385,11 +384,11 @@ def test_a_payout_table_longer_than_the_field_still_pays_out_the_whole_pool(runn
 # ---------------------------------------------------------------- with the tables app
 
 
-def test_start_counts_seated_players_and_a_late_entry_gets_a_seat_R8_1(make_tournament):
+def test_start_counts_seated_players_and_a_late_entry_gets_a_seat_R8_1(planned):
     tables_services = pytest.importorskip("tables.services")
     from tables.models import Seat
 
-    tournament = make_tournament(late_registration_until_level=2)
+    tournament = planned(late_registration_until_level=2)
     services.open_registration(tournament)
     for i in range(9):
         services.register(tournament, Player.objects.create(name=f"P{i}"))
@@ -418,8 +417,8 @@ def test_levels_already_played_are_history_later_ones_can_change(running):
     assert tournament.structure.levels.get(order=3).duration_minutes == 25
 
 
-def test_changing_the_starting_stack_before_the_start_updates_registered_entries(make_tournament):
-    tournament = make_tournament()
+def test_changing_the_starting_stack_before_the_start_updates_registered_entries(planned):
+    tournament = planned()
     services.open_registration(tournament)
     entry = services.register(tournament, Player.objects.create(name="Early"))
     services.update_tournament(tournament, starting_stack=30000)
@@ -429,10 +428,10 @@ def test_changing_the_starting_stack_before_the_start_updates_registered_entries
     assert change.data["starting_stack"] == {"before": 20000, "after": 30000}
 
 
-def test_record_audit_names_a_user_or_a_device_and_never_an_anonymous_visitor(make_tournament, staff):
+def test_record_audit_names_a_user_or_a_device_and_never_an_anonymous_visitor(planned, staff):
     from django.contrib.auth.models import AnonymousUser
 
-    tournament = make_tournament()
+    tournament = planned()
 
     class Tablet:
         label = "Table 3 tablet"
@@ -454,10 +453,10 @@ def test_record_audit_names_a_user_or_a_device_and_never_an_anonymous_visitor(ma
 # ---------------------------------------------------------------- hand-for-hand rounds from the hands dealt
 
 
-def _h4h_with_two_tables(make_tournament, seconds_ago):
+def _h4h_with_two_tables(planned, seconds_ago):
     tables_services = pytest.importorskip("tables.services")
     pytest.importorskip("dealing.models")
-    tournament = make_tournament()
+    tournament = planned()
     services.open_registration(tournament)
     for i in range(10):
         services.register(tournament, Player.objects.create(name=f"P{i}"))
@@ -475,10 +474,8 @@ def _hand(table, number, status, finished_at=None):
 
 
 @pytest.mark.parametrize("round_seconds, lost", [(100, 100), (300, 120)])
-def test_ticker_closes_a_hand_for_hand_round_when_every_table_finished_R8_6(
-    make_tournament, round_seconds, lost
-):
-    tournament, (first, second) = _h4h_with_two_tables(make_tournament, round_seconds)
+def test_ticker_closes_a_hand_for_hand_round_when_every_table_finished_R8_6(planned, round_seconds, lost):
+    tournament, (first, second) = _h4h_with_two_tables(planned, round_seconds)
     left = tournament.remaining_when_paused
     _hand(first, 1, "finished", timezone.now())
     running_hand = _hand(second, 1, "running")
