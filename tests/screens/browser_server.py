@@ -3,11 +3,85 @@
 Run as ``python -m tests.screens.browser_server DB_PATH PORT``: migrates, writes the data, prints one
 JSON line describing it, then serves HTTP and WebSockets (static files included) until killed.
 No clock ticker runs, so a clock screen that moves on does so by itself. Not collected by pytest.
+
+``BrowserServer`` is the pytest side: it starts that process on a free port and stops it.
 """
 
 import json
 import os
 import sys
+
+
+class BrowserServer:
+    def __init__(self):
+        import socket
+        import subprocess
+        import tempfile
+        from pathlib import Path
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            self.port = sock.getsockname()[1]
+        self.dir = tempfile.TemporaryDirectory(prefix="live-browser-")
+        db = Path(self.dir.name) / "db.sqlite3"
+        self.log_path = Path(self.dir.name) / "server.log"
+        self.log = open(self.log_path, "w")  # noqa: SIM115 - the server writes to it until it stops
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        root = Path(__file__).resolve().parents[2]
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.screens.browser_server", str(db), str(self.port)],
+            cwd=root,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            env=env,
+            text=True,
+        )
+        self.data = None
+
+    def ready(self, timeout: float = 180):
+        import select
+        import socket
+        import time
+
+        if self.data is None:
+            ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+            line = self.proc.stdout.readline() if ready else ""
+            if not line:
+                raise RuntimeError(
+                    f"the browser tests' server did not start: {self.log_path.read_text()[-3000:]}"
+                )
+            self.data = json.loads(line)
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                    break
+                except OSError:
+                    if time.monotonic() > deadline or self.proc.poll() is not None:
+                        raise RuntimeError("the browser tests' server is not listening") from None
+                    time.sleep(0.2)
+        return f"http://127.0.0.1:{self.port}", self.data
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except Exception:
+            self.proc.kill()
+        self.log.close()
+        self.dir.cleanup()
+
+
+SERVER_KEY = "live_browser_server"
+
+
+def browser_server(config) -> BrowserServer:
+    """The run's one server (started on first use), kept on the pytest config."""
+    server = getattr(config, SERVER_KEY, None)
+    if server is None:
+        server = BrowserServer()
+        setattr(config, SERVER_KEY, server)
+    return server
 
 
 def find_split_seed(tournament, table) -> bytes:
@@ -41,27 +115,23 @@ def main(db_path: str, port: int) -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from dealing.engine import seed_commitment
     from screens.models import Announcement
-    from tests.screens.conftest import make_tournament
+    from tests.factories import set_button, set_master_seed
+    from tests.screens.live import live_tournament
 
     call_command("migrate", interactive=False, verbosity=0)
     get_user_model().objects.create_user(
         "director", password="browser-director-pw", is_staff=True, is_superuser=True
     )
-    clock_t = make_tournament(
+    clock_t = live_tournament(
         players=18, name="Courchevel Hi/Lo Deepstack", level_minutes=20, master_seed=True
     )
     Announcement.objects.create(tournament=clock_t, text="Late registration closes at the end of level 4")
-    hand_t = make_tournament(players=3, name="Split pot table", level_minutes=20)
+    hand_t = live_tournament(players=3, name="Split pot table", level_minutes=20)
     table = hand_t.tables.get()
     seats = [s.number for s in table.seat_set.filter(entry__isnull=False).order_by("number")]
-    type(table).objects.filter(pk=table.pk).update(button_seat=seats[0])
-    table.refresh_from_db()
-    master = find_split_seed(hand_t, table)
-    type(hand_t).objects.filter(pk=hand_t.pk).update(
-        seeding="master", master_seed=master, master_seed_commitment=seed_commitment(master)
-    )
+    set_button(table, seats[0])
+    set_master_seed(hand_t, find_split_seed(hand_t, table))
     warm_up(clock_t, hand_t)
     print(
         json.dumps(

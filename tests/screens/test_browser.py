@@ -32,7 +32,7 @@ ARGS = [
 def server(request):
     if not os.path.exists(CHROMIUM):
         pytest.skip("Debian's chromium is not installed (make browser)")
-    from tests.screens.conftest import browser_server
+    from tests.screens.browser_server import browser_server
 
     yield browser_server(request.config).ready()
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 from screens.demo import demo_links
 from screens.models import Device, DeviceKind, FloorCall, PairingCode
 from screens.pairing import create_pairing_code, redeem_pairing_code, revoke_device
-from tests.screens.conftest import make_tournament
+from tests.screens.live import live_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def test_expired_and_unknown_codes_are_refused_plainly(client, tournament):
 
 
 def test_a_tablet_code_pairs_only_its_table(client):
-    tournament = make_tournament(players=12)
+    tournament = live_tournament(players=12)
     first, second = tournament.tables.order_by("number")
     new = create_pairing_code(tournament=tournament, kind=DeviceKind.TABLET, table=first)
     response = client.post("/pair/", {"code": new.code})
@@ -124,7 +124,7 @@ def test_console_pairing_shows_a_code_and_qr_and_revoking_cuts_the_device_off(cl
 
 
 def test_tablet_api_takes_the_device_token_for_its_own_table_only(client):
-    tournament = make_tournament(players=12)
+    tournament = live_tournament(players=12)
     first, second = tournament.tables.order_by("number")
     tablet, token = redeem_pairing_code(
         create_pairing_code(tournament=tournament, kind=DeviceKind.TABLET, table=first).code
@@ -162,7 +162,7 @@ def test_no_payload_carries_hole_cards_seeds_or_the_deck():
         table_snapshot,
     )
 
-    tournament = make_tournament(players=4, master_seed=True)
+    tournament = live_tournament(players=4, master_seed=True)
     table = tournament.tables.get()
     hand = dealing.start_next_hand(table)
     full = dealing.snapshot(hand)["full"]
@@ -189,7 +189,7 @@ def test_dealing_api_permission_lets_a_tablet_act_only_on_its_own_tables_hands()
     from dealing import services as dealing
     from dealing.permissions import tablet_on_its_table
 
-    tournament = make_tournament(players=12)
+    tournament = live_tournament(players=12)
     first, second = tournament.tables.order_by("number")
     hand = dealing.start_next_hand(second)
     tablet, _ = redeem_pairing_code(
@@ -241,7 +241,7 @@ def test_console_hand_page_shows_the_history_and_verifies_the_seed(client, staff
     """RULES section 7: once over, the hand's seed matches its commitment and replays to the same events."""
     from dealing import services as dealing
 
-    tournament = make_tournament(players=3)
+    tournament = live_tournament(players=3)
     hand = play_down(dealing.start_next_hand(tournament.tables.get()))
     client.force_login(staff)
     console = client.get(f"/console/{tournament.pk}/").content.decode()
@@ -258,7 +258,7 @@ def test_hand_for_hand_tablet_waits_after_its_hand_until_every_table_has_played(
     from screens.snapshots import table_snapshot
     from tournaments import services
 
-    tournament = make_tournament(players=12)
+    tournament = live_tournament(players=12)
     first, second = tournament.tables.order_by("number")
     services.set_hand_for_hand(tournament, True)
     play_down(dealing.start_next_hand(first))
@@ -274,7 +274,7 @@ def test_console_bust_out_places_the_player_and_updates_the_field(client, staff)
     from tournaments import services
     from tournaments.models import Entry
 
-    tournament = make_tournament(players=6)
+    tournament = live_tournament(players=6)
     client.force_login(staff)
     entry = tournament.entries.get(player__name="Player 3")
     services.set_chips(entry, 0, reason="lost every chip on a hand dealt without a tablet")
@@ -309,7 +309,7 @@ def test_console_cannot_bust_a_player_with_chips_but_can_remove_one_with_a_reaso
 
 
 def test_console_shows_payouts_and_icm_values_that_share_the_pool(client, staff):
-    tournament = make_tournament(players=6)
+    tournament = live_tournament(players=6)
     client.force_login(staff)
     context = client.get(f"/console/{tournament.pk}/").context
     assert [p["amount"] for p in context["payouts"]] == [600]
@@ -320,7 +320,7 @@ def test_console_shows_payouts_and_icm_values_that_share_the_pool(client, staff)
 
 
 def test_console_registration_and_bad_input_are_reported_and_change_nothing(client, staff):
-    tournament = make_tournament(players=2, start=False)
+    tournament = live_tournament(players=2, start=False)
     client.force_login(staff)
     client.post(f"/console/{tournament.pk}/register/", {"name": "Ana Lopez"})
     assert tournament.entries.filter(player__name="Ana Lopez", status="active").count() == 1
@@ -339,7 +339,7 @@ def test_console_forms_with_a_malformed_id_say_so_and_change_nothing(client, sta
     """A tampered form (a player or table that is not an id) is reported, never a server error."""
     from screens.models import PairingCode
 
-    tournament = make_tournament(players=2, start=False)
+    tournament = live_tournament(players=2, start=False)
     client.force_login(staff)
     entries = tournament.entries.count()
     response = client.post(f"/console/{tournament.pk}/register/", {"player": "abc"}, follow=True)

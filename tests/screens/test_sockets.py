@@ -9,7 +9,7 @@ from config.asgi import application
 from screens.models import DeviceKind
 from screens.pairing import create_pairing_code, redeem_pairing_code, revoke_device
 from screens.snapshots import find_private_keys
-from tests.screens.conftest import make_tournament
+from tests.screens.live import live_tournament
 from tournaments.models import tournament_changed
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -42,7 +42,7 @@ async def expect_closed(communicator, code):
 
 @database_sync_to_async
 def setup(**kwargs):
-    tournament = make_tournament(**kwargs)
+    tournament = live_tournament(**kwargs)
     tables = list(tournament.tables.order_by("number"))
     return tournament, tables
 
