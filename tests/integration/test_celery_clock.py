@@ -11,7 +11,7 @@ from django.utils import timezone
 from config import health
 from tournaments.models import BlindStructure, Level, Tournament
 
-from .conftest import wait_for
+from .processes import wait_for
 
 
 def running_tournament(seconds_left: float) -> Tournament:

@@ -10,7 +10,7 @@ import websockets
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from .conftest import free_port, wait_for
+from .processes import free_port, wait_for
 from .test_celery_clock import running_tournament
 
 PASSWORD = "integration-password-123"

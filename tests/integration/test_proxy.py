@@ -16,7 +16,7 @@ import websockets
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from .conftest import ROOT, free_port, wait_for
+from .processes import ROOT, free_port, wait_for
 from .test_celery_clock import running_tournament
 from .test_daphne_redis import PASSWORD, http_ok, next_snapshot
 

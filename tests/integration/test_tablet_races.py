@@ -17,7 +17,7 @@ from tests.factories import make_table, make_tournament
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Tournament
 
-from .conftest import free_port, wait_for
+from .processes import free_port, wait_for
 from .test_daphne_redis import PASSWORD, http_ok
 
 
