@@ -228,29 +228,17 @@ def run_db(entries: int, seats: int, seed: int):
     call_command("migrate", verbosity=0)
     from tables import services
     from tables.models import Move, Seat, Table
-    from tournaments.models import BlindStructure, Entry, Level, Player, Tournament
-    from tournaments.services import bust_entries
+    from tests.factories import level, make_tournament
+    from tournaments.models import Entry
+    from tournaments.services import bust_entries, start_tournament
 
     rng = random.Random(seed)
-    structure = BlindStructure.objects.create(name="sim", betting="no_limit")
-    Level.objects.create(structure=structure, order=0, duration_minutes=20, small_blind=10, big_blind=20)
-    tournament = Tournament.objects.create(
-        name="sim",
-        game="courchevel",
-        betting="no_limit",
-        starting_stack=1000,
-        structure=structure,
-        seats_per_table=seats,
-        status=Tournament.Status.RUNNING,
-    )
-    Entry.objects.bulk_create(
-        [
-            Entry(tournament=tournament, player=Player.objects.create(name=f"P{i}"), chips=1000)
-            for i in range(entries)
-        ]
+    tournament = make_tournament(
+        name="sim", players=entries, seats_per_table=seats, stage="registering", levels=[level(10, 20)]
     )
     started = time.perf_counter()
     services.draw_seats(tournament)
+    start_tournament(tournament)
     finish_times = []
     worst = 0
     while Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count() > 1:

@@ -9,29 +9,20 @@ from django.db import connection
 from django.utils import timezone
 
 from config import health
-from tournaments.models import BlindStructure, Level, Tournament
+from tests.factories import level, make_tournament
+from tournaments.models import Tournament
 
 from .processes import wait_for
 
 
 def running_tournament(seconds_left: float) -> Tournament:
     """A running tournament whose first one-minute level ends ``seconds_left`` from now."""
-    structure = BlindStructure.objects.create(name="integration", betting="no_limit")
-    for order, (sb, bb) in enumerate([(25, 50), (50, 100), (75, 150)]):
-        Level.objects.create(
-            structure=structure, order=order, duration_minutes=1, small_blind=sb, big_blind=bb
-        )
-    now = timezone.now()
-    return Tournament.objects.create(
+    return make_tournament(
         name="Integration",
-        game="courchevel",
-        betting="no_limit",
+        players=2,
         starting_stack=10000,
-        structure=structure,
-        status=Tournament.Status.RUNNING,
-        started_at=now,
-        level_index=0,
-        level_started_at=now - timedelta(seconds=60 - seconds_left),
+        levels=[level(25, 50, minutes=1), level(50, 100, minutes=1), level(75, 150, minutes=1)],
+        started_at=timezone.now() - timedelta(seconds=60 - seconds_left),
     )
 
 
