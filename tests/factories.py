@@ -5,8 +5,10 @@ registered (``register``), the seat draw (``draw_seats``, recorded), the start (
 which starts the clock). ``make_table`` adds what the dealing tests need: one table with given stacks
 at given seats, a known button and master seed, and more players at other tables.
 
-Only two values are written through the ORM, each for a reason given where it is done: the master
-seed (just another seed value) and a table's first button (no service records the button draw).
+Only two values of the setup are written through the ORM, each for a reason given where it is done:
+the master seed (just another seed value) and a table's first button (no service records the button
+draw). ``zero`` is the one helper for tests themselves that does: it stands in for the dealing service
+writing a lost stack back before a bust.
 
 In production every service call commits and its follow-ups run (live screens told, balancing
 queued). A test runs inside one transaction that never commits, so the factories run those
