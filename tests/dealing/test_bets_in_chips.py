@@ -3,12 +3,14 @@ step and the allowed range, and nothing changes."""
 
 import pytest
 
-from .conftest import Tablet, make_tournament, world
+from tests.factories import make_table
+
+from .tablet import Tablet, world
 
 
 @pytest.mark.django_db
 def test_a_bet_not_in_whole_chips_is_refused_with_the_step_and_range_R5_7(api):
-    _tournament, table = make_tournament(stacks=(20000, 20000, 20000), sb=25, bb=50, smallest_chip=25)
+    _tournament, table = make_table(stacks=(20000, 20000, 20000), sb=25, bb=50, smallest_chip=25)
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     tablet = Tablet(api, hand_id)
     options = tablet.state()["options"]

@@ -289,7 +289,7 @@ def test_console_bust_out_places_the_player_and_updates_the_field(client, staff)
 def test_console_cannot_bust_a_player_with_chips_but_can_remove_one_with_a_reason_R8_8(client, staff):
     from tournaments.models import AuditEntry, Entry
 
-    tournament = make_tournament(players=6)
+    tournament = live_tournament(players=6)
     client.force_login(staff)
     entry = tournament.entries.get(player__name="Player 2")
     page = client.get(f"/console/{tournament.pk}/").content.decode()

@@ -2,19 +2,18 @@
 grows again is redrawn again; the last two tables follow the redraw plan; a redraw deals everybody in."""
 
 import random
-from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import timezone
 
 from tables import balancing, services
 from tables.balancing import Field, Options, TableState
 from tables.models import Move, Seat, SeatDraw, Table
+from tests.factories import make_tournament
 from tournaments.models import Entry, Player
 from tournaments.services import register
 
-from .conftest import assert_consistent, make_tournament, seated
+from .seating import assert_consistent, seated
 
 
 def table(number, seats, *, size=8, button=None, big_blind=None, hand=False):
@@ -98,23 +97,13 @@ def test_r8_5_the_last_two_tables_seat_the_plans_number_each():
 pytestmark_db = pytest.mark.django_db
 
 
-def open_late_registration(tournament, until_level=1):
-    tournament.late_registration_until_level = until_level
-    tournament.max_reentries = 1
-    tournament.level_index = 0
-    tournament.level_started_at = timezone.now() - timedelta(minutes=1)
-    tournament.save()
-
-
 def bust_ids(ids):
     Entry.objects.filter(pk__in=ids).update(status=Entry.Status.BUSTED, chips=0)
 
 
 @pytestmark_db
 def test_r8_5_no_final_table_redraw_while_late_registration_is_open_then_one_when_it_closes(rng):
-    tournament = make_tournament(players=16)
-    open_late_registration(tournament)
-    services.draw_seats(tournament, rng)
+    tournament = make_tournament(players=16, late_registration_until_level=1, max_reentries=1, rng=rng)
     ids = list(
         Seat.objects.filter(table__tournament=tournament, entry__isnull=False).values_list(
             "entry_id", flat=True
@@ -143,8 +132,7 @@ def test_r8_5_no_final_table_redraw_while_late_registration_is_open_then_one_whe
 
 @pytestmark_db
 def test_r8_5_redraw_again_after_the_field_grew_and_everybody_is_dealt_in(rng):
-    tournament = make_tournament(players=10)
-    services.draw_seats(tournament, rng)
+    tournament = make_tournament(players=10, rng=rng)
     ids = list(
         Seat.objects.filter(table__tournament=tournament, entry__isnull=False).values_list(
             "entry_id", flat=True
@@ -176,7 +164,7 @@ def test_r8_5_redraw_again_after_the_field_grew_and_everybody_is_dealt_in(rng):
 
 @pytestmark_db
 def test_r8_5_the_redraw_plan_is_a_setting(rng):
-    tournament = make_tournament(players=12)
+    tournament = make_tournament(players=12, stage="registering")
     plan = services.update_plan(tournament, two_table_seats=5, final_table_seats=8)
     assert (plan.two_table_seats, plan.final_table_seats) == (5, 8)
     with pytest.raises(ValidationError):

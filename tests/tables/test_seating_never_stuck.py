@@ -12,25 +12,17 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rest_framework.test import APIClient
 
 from dealing.models import Hand
 from tables import balancing, services
 from tables.models import Move, Seat, Table
-from tests.dealing.conftest import Tablet, make_tournament
-from tournaments.models import Entry, Player
+from tests.dealing.tablet import Tablet
+from tests.factories import make_table, make_tournament
+from tournaments.models import Entry
 
-from .conftest import assert_consistent
-from .conftest import make_tournament as make_field
+from .seating import assert_consistent
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def api(staff):
-    client = APIClient()
-    client.force_authenticate(staff)
-    return client
 
 
 SHORT = 40  # the one stack that can bust: everybody else calls it and checks down
@@ -49,21 +41,23 @@ def all_in_from(short_seat):
     return policy
 
 
-def second_table(tournament, players, *, button_seat, big_blind_seat):
-    table = Table.objects.create(
-        tournament=tournament,
-        number=2,
-        seats=8,
-        button_seat=button_seat,
-        big_blind_seat=big_blind_seat,
-        break_order=2,
+def table_a_and_b():
+    """Table 1 (A): seven players at seats 1-7, the one in seat 1 short. Table 2 (B): seven players."""
+    tournament, table_a = make_table(
+        stacks=(SHORT, 1000, 1000, 1000, 1000, 1000, 1000), other_tables=(7,), plan={}
     )
-    for number in range(1, 9):
-        entry = None
-        if number <= players:
-            player = Player.objects.create(name=f"T2 P{number}")
-            entry = Entry.objects.create(tournament=tournament, player=player, chips=1000)
-        Seat.objects.create(table=table, number=number, entry=entry)
+    return tournament, table_a, Table.objects.get(tournament=tournament, number=2)
+
+
+def last_hand_at(table, *, button_seat, big_blind_seat):
+    """B with seat 8 open (whoever the late-entry draw put there moves to the open seat) and its last
+    hand's positions, recorded as the tables service records every hand's."""
+    taken = Seat.objects.filter(table=table, number=8, entry__isnull=False).first()
+    if taken is not None:
+        open_seat = Seat.objects.get(table=table, entry__isnull=True)
+        services.move_entry(taken.entry, table, open_seat.number, reason="seat 8 kept for a move")
+    services.hand_started(table)
+    services.hand_finished(table, button_seat=button_seat, big_blind_seat=big_blind_seat)
     return table
 
 
@@ -82,8 +76,8 @@ def play_to_the_end(tablet, policy):
 def test_r8_3_a_pending_manual_move_and_a_bust_on_that_hand_never_block_the_end_of_the_hand(api, staff):
     # Table 1 (A): seven players, one of them short. Table 2 (B): seven players, seat 8 open, and
     # its last big blind was seat 7, so whoever sits in seat 8 is big blind next there (R3.6).
-    tournament, table_a = make_tournament(stacks=(SHORT, 1000, 1000, 1000, 1000, 1000, 1000))
-    table_b = second_table(tournament, 7, button_seat=6, big_blind_seat=7)
+    tournament, table_a, table_b = table_a_and_b()
+    last_hand_at(table_b, button_seat=6, big_blind_seat=7)
     hand_id = api.post("/api/hands/", {"table": table_a.pk}, format="json").json()["id"]
     hand = Hand.objects.get(pk=hand_id)
     short_seat = next(int(s) for s, d in hand.seats.items() if d["chips"] == SHORT)
@@ -113,8 +107,8 @@ def test_r8_3_a_pending_manual_move_and_a_bust_on_that_hand_never_block_the_end_
 def test_r8_3_when_the_arriving_player_is_the_only_choice_the_hand_still_ends(api, staff):
     """Every other player at B is locked: the balancer has no choice but the arriving player. He
     moves from A to B and straight back in one decision, and the seats change once (A to A)."""
-    tournament, table_a = make_tournament(stacks=(SHORT, 1000, 1000, 1000, 1000, 1000, 1000))
-    table_b = second_table(tournament, 7, button_seat=6, big_blind_seat=7)
+    tournament, table_a, table_b = table_a_and_b()
+    last_hand_at(table_b, button_seat=6, big_blind_seat=7)
     for seat in Seat.objects.filter(table=table_b, entry__isnull=False):
         services.lock_seat(seat, reason="television table", actor=staff)
     hand_id = api.post("/api/hands/", {"table": table_a.pk}, format="json").json()["id"]
@@ -190,8 +184,9 @@ def test_random_pending_moves_manual_moves_and_busts_never_stop_a_hand_from_endi
 
 
 def play_a_random_floor(data, players, size, seed):
-    tournament = make_field(players=players, seats=size, name=f"Prop {seed}")
-    services.draw_seats(tournament, random.Random(seed))
+    tournament = make_tournament(
+        players=players, seats_per_table=size, name=f"Prop {seed}", rng=random.Random(seed)
+    )
     for _step in range(40):
         if tournament.entries.filter(status=Entry.Status.ACTIVE).count() < 2:
             break

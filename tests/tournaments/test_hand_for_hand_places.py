@@ -5,10 +5,9 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.factories import entries_of, zero
 from tournaments import services
 from tournaments.models import AuditEntry, Entry
-
-from .conftest import entries_of, zero
 
 pytestmark = pytest.mark.django_db
 

@@ -261,8 +261,8 @@ def run_command(*args) -> str:
 
 
 @pytest.mark.django_db
-def test_the_command_reports_the_tournament_as_configured(make_tournament):
-    tournament = make_tournament(late_registration_until_level=6, max_reentries=1)
+def test_the_command_reports_the_tournament_as_configured(planned):
+    tournament = planned(late_registration_until_level=6, max_reentries=1)
     text = run_command(tournament.pk, "--entries", 90, "--reentries", 10, "--runs", 100)
     assert "Winter Cup: Courchevel Hi/Lo, Pot Limit" in text
     assert "90 entries and 10 re-entries expected" in text
@@ -280,10 +280,10 @@ def test_the_command_reports_the_tournament_as_configured(make_tournament):
 
 
 @pytest.mark.django_db
-def test_the_command_uses_the_entries_so_far_and_fits_a_schedule(make_tournament):
+def test_the_command_uses_the_entries_so_far_and_fits_a_schedule(planned):
     from tournaments import services
 
-    tournament = make_tournament()
+    tournament = planned()
     services.open_registration(tournament)
     for i in range(12):
         services.register(tournament, Player.objects.create(name=f"Player {i + 1}"))
@@ -296,10 +296,10 @@ def test_the_command_uses_the_entries_so_far_and_fits_a_schedule(make_tournament
 
 
 @pytest.mark.django_db
-def test_the_command_refuses_what_it_cannot_simulate(make_tournament):
+def test_the_command_refuses_what_it_cannot_simulate(planned):
     with pytest.raises(CommandError, match="No tournament with id 999999"):
         run_command(999999)
-    tournament = make_tournament()
+    tournament = planned()
     with pytest.raises(CommandError, match="fewer than 2 entries"):
         run_command(tournament.pk)
     with pytest.raises(CommandError, match="re-enter 0 times"):
