@@ -44,7 +44,8 @@ if PRODUCTION:
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    # django.contrib.admin with the guarded site: no admin lookup reaches a secret (config.admin_guard).
+    "config.apps.AdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -21,7 +21,7 @@ from config.api import Conflict, error_responses
 from tables.models import Table
 from tournaments.models import Tournament
 
-from . import histories, services
+from . import histories, services, vault
 from . import serializers as s
 from .models import Hand, HandEvent
 from .permissions import DealingPermission, DeckPrepPermission, FloorPermission, can_view_deck
@@ -170,7 +170,7 @@ class OptionsView(APIView):
     )
     def get(self, request, pk):
         hand = _hand(pk)
-        view = services.snapshot(hand)["public"]
+        view = services.public_view(hand)
         return Response(
             {
                 "seq": hand.state_seq,
@@ -265,7 +265,7 @@ class DeckView(APIView):
             {
                 "hand": hand.pk,
                 "seed_commitment": hand.seed_commitment,
-                "seed": bytes(hand.seed).hex() if hand.seed is not None else None,
+                "seed": vault.seed_hex(hand),
                 "deck": deck,
             }
         )
