@@ -18,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Conflict, error_responses
+from config.converters import MAX_ID, whole_number
 from tables.models import Table
 from tournaments.models import Tournament
 
@@ -58,9 +59,9 @@ def _valid(serializer_class, request):
 
 
 def _whole_number(value: str) -> int | None:
-    """A query parameter as an int, or None when it is not a plain (ASCII) whole number."""
-    text = value[1:] if value.startswith("-") else value
-    return int(value) if text.isascii() and text.isdigit() else None
+    """A query parameter as an int, or None when it is not a plain (ASCII) whole number within the
+    64-bit range of a database column (a longer one would fail in the database)."""
+    return whole_number(value, minimum=-MAX_ID)
 
 
 def _hand(pk) -> Hand:
