@@ -9,6 +9,8 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter  # noqa: E402
 
+from config.limits import BodyLimit  # noqa: E402
 from screens.routing import websocket_application  # noqa: E402
 
-application = ProtocolTypeRouter({"http": django_asgi_app, "websocket": websocket_application})
+# An HTTP body over REQUEST_MAX_BODY_BYTES is refused (413) before Django reads it.
+application = ProtocolTypeRouter({"http": BodyLimit(django_asgi_app), "websocket": websocket_application})

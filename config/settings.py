@@ -3,6 +3,7 @@
 With no variables set it runs on embedded defaults: SQLite, Channels' in-memory layer and Celery
 tasks run in-process. DATABASE_URL switches to PostgreSQL, REDIS_URL to channels-redis and a Redis
 Celery broker. DJANGO_ENV=production turns on the production checks (no DEBUG, a real secret key).
+DEBUG is off unless DJANGO_DEBUG=1 asks for it (development only).
 """
 
 import os
@@ -30,7 +31,9 @@ PRODUCTION = os.environ.get("DJANGO_ENV", "development") == "production"
 DEFAULT_SECRET_KEY = "dev-insecure-courchevel-secret-key-change-me"
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", DEFAULT_SECRET_KEY)
-DEBUG = env_bool("DJANGO_DEBUG", not PRODUCTION)
+# Off unless asked for (DJANGO_DEBUG=1, development only): DEBUG's pages show tracebacks, settings and
+# every URL to whoever causes an error. Without it errors get the plain pages of config.error_pages.
+DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
 
@@ -44,7 +47,8 @@ if PRODUCTION:
 
 INSTALLED_APPS = [
     "daphne",
-    "django.contrib.admin",
+    # django.contrib.admin with the guarded site: no admin lookup reaches a secret (config.admin_guard).
+    "config.apps.AdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -62,6 +66,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.overload.OverloadMiddleware",
+    # 413 for a body over REQUEST_MAX_BODY_BYTES, before anything reads it (config.limits).
+    "config.limits.BodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -182,8 +188,24 @@ CELERY_BEAT_SCHEDULE = {
     "balance-tournaments": {"task": "tables.tasks.balance_running_tournaments", "schedule": 15.0},
 }
 
+# Request limits (config.limits, docs/security.md). The API's bodies are small JSON documents (the
+# largest, a blind structure of 60 levels, is about 10 KiB); forms and the admin post less than that.
+REQUEST_MAX_BODY_BYTES = 256 * 1024  # any request body: larger is 413
+API_MAX_JSON_BYTES = 64 * 1024  # an API JSON body: larger is 413
+API_MAX_JSON_DEPTH = 20  # nested arrays and objects in a JSON body or WebSocket message: deeper is 400
+WEBSOCKET_MAX_MESSAGE_BYTES = 4 * 1024  # a screen's message ({"type": "ping"}): larger closes (1009)
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BODY_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BODY_BYTES
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON with a size and a nesting limit (config.limits); forms as DRF parses them by default.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.limits.LimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.BasicAuthentication",

@@ -16,3 +16,9 @@ urlpatterns = [
     path("api/", include("dealing.api_urls")),
     path("", include("screens.urls")),
 ]
+
+# Plain, translated error pages (JSON under /api/): never a traceback or the URL list without DEBUG.
+handler400 = "config.error_pages.bad_request"
+handler403 = "config.error_pages.permission_denied"
+handler404 = "config.error_pages.page_not_found"
+handler500 = "config.error_pages.server_error"

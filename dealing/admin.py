@@ -8,6 +8,7 @@ reads them through the API (``/api/hands/{id}/deck/``), which checks ``dealing.v
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from . import vault
 from .models import Hand, HandEvent
 from .serializers import event_data
 
@@ -25,7 +26,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.display(description=_("payload"))
 def shown_payload(event: HandEvent):
-    data = event_data(event, secret=event.hand.is_over)
+    over = event.hand.is_over  # a finished hand's cards are public: put them back from its secrets
+    data = event_data(event, secret=over, dealt=vault.dealt_events(event.hand) if over else None)
     return data["payload"] if data is not None else _("(hidden until the hand is over)")
 
 

@@ -18,10 +18,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Conflict, error_responses
+from config.converters import MAX_ID, whole_number
 from tables.models import Table
 from tournaments.models import Tournament
 
-from . import histories, services
+from . import histories, services, vault
 from . import serializers as s
 from .models import Hand, HandEvent
 from .permissions import DealingPermission, DeckPrepPermission, FloorPermission, can_view_deck
@@ -58,9 +59,9 @@ def _valid(serializer_class, request):
 
 
 def _whole_number(value: str) -> int | None:
-    """A query parameter as an int, or None when it is not a plain (ASCII) whole number."""
-    text = value[1:] if value.startswith("-") else value
-    return int(value) if text.isascii() and text.isdigit() else None
+    """A query parameter as an int, or None when it is not a plain (ASCII) whole number within the
+    64-bit range of a database column (a longer one would fail in the database)."""
+    return whole_number(value, minimum=-MAX_ID)
 
 
 def _hand(pk) -> Hand:
@@ -170,7 +171,7 @@ class OptionsView(APIView):
     )
     def get(self, request, pk):
         hand = _hand(pk)
-        view = services.snapshot(hand)["public"]
+        view = services.public_view(hand)
         return Response(
             {
                 "seq": hand.state_seq,
@@ -265,7 +266,7 @@ class DeckView(APIView):
             {
                 "hand": hand.pk,
                 "seed_commitment": hand.seed_commitment,
-                "seed": bytes(hand.seed).hex() if hand.seed is not None else None,
+                "seed": vault.seed_hex(hand),
                 "deck": deck,
             }
         )

@@ -2,8 +2,11 @@
 
 The stored log is the engine's event list plus the floor's own events (``void``, ``correction``). A
 correction retracts the event group of one input; replaying skips retracted groups, so the engine
-sees exactly the events of the hand as it now stands. The seed is kept on the Hand row only (secret
-until the hand is over), never inside the stored ``start`` event.
+sees exactly the events of the hand as it now stands.
+
+The log holds no secret (``blank``): the start event is stored without its seed, a hole event
+without its cards, a board event without its burn. The seed and the events as dealt are kept in
+``HandSecret`` (``dealing.vault``) and put back here, by sequence number, to replay the hand.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from dealing.engine.hand import Hand as EngineHand
+from dealing.engine.hand import public_event
 
 # Events written by the dealing service, not by the engine.
 VOID = "void"
@@ -28,23 +32,25 @@ def retracted_seqs(rows: Iterable) -> set[int]:
     return retracted
 
 
-def engine_events(rows: list, seed: bytes | None) -> list[dict]:
-    """The engine's events of the hand as it stands, with the seed put back into the start event."""
+def engine_events(rows: list, seed: bytes | None, dealt: dict | None = None) -> list[dict]:
+    """The engine's events of the hand as it stands, with the seed put back into the start event and
+    the secret parts of the dealt events (``dealt``: {"seq": event as dealt}) into theirs."""
+    dealt = dealt or {}
     retracted = retracted_seqs(rows)
     events = []
     for row in rows:
         if row.type in FLOOR_EVENTS or row.seq in retracted:
             continue
-        event = dict(row.payload)
+        event = dict(dealt.get(str(row.seq), row.payload))
         if event.get("type") == "start":
             event["seed"] = seed.hex() if seed is not None else None
         events.append(event)
     return events
 
 
-def rebuild(rows: list, seed: bytes | None) -> EngineHand:
+def rebuild(rows: list, seed: bytes | None, dealt: dict | None = None) -> EngineHand:
     """Replay the stored events through the engine (which checks that each derived event matches)."""
-    return EngineHand.replay(engine_events(rows, seed))
+    return EngineHand.replay(engine_events(rows, seed, dealt))
 
 
 def input_of(event: dict) -> dict:
@@ -59,11 +65,28 @@ def input_of(event: dict) -> dict:
     return {"type": "muck", "seat": event.get("seat")}
 
 
-def stored_payload(event: dict) -> dict:
-    """What is written to the database for an engine event: the start event without the seed."""
+# Keys of an event that stay in the log when the whole event is secret (a hole event: who was dealt).
+KEPT_WHEN_HIDDEN = ("type", "seat")
+
+
+def blank(event: dict) -> tuple[dict, dict | None]:
+    """(what the event log stores, the event as dealt when it holds a secret, else None).
+
+    The start event is stored without its seed (the seed is kept apart, ``HandSecret.seed``); a hole
+    event with its cards blanked; a board event without its burn: what ``public_event`` shows."""
     if event.get("type") == "start":
-        return {**event, "seed": None}
-    return event
+        return {**event, "seed": None}, None
+    shown = public_event(event)
+    if shown == event:
+        return event, None
+    if shown is None:
+        shown = {key: (value if key in KEPT_WHEN_HIDDEN else None) for key, value in event.items()}
+    return shown, event
+
+
+def stored_payload(event: dict) -> dict:
+    """What is written to the database for an engine event (``blank``)."""
+    return blank(event)[0]
 
 
 def snapshot(hand: EngineHand) -> dict:

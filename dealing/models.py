@@ -1,8 +1,14 @@
 """Hands dealt at the tables and their append-only event logs.
 
-The events are the truth. ``Hand.state`` is only a cache of the engine state after the last event
+The events are the truth. ``Hand.state`` is only a cache of the public view after the last event
 (``state_seq``): when it is missing, stale or unreadable the hand is rebuilt by replaying its events.
 Events are never updated or deleted; a correction or a misdeal is a new event.
+
+Secrets at rest (RULES 7.6, docs/dealing.md "Secrets at rest"): the seed, the full view and the
+secret parts of the dealt events (hole cards, burns) are kept in ``HandSecret`` only. ``Hand`` and
+``HandEvent`` hold nothing that is not public, so no admin page, filter, search, ordering or API that
+queries them can learn a secret; ``HandSecret`` has no admin page, no API of its own and is refused as
+a lookup path (``config.admin_guard``). Only ``dealing.vault`` reads and writes it.
 """
 
 from django.conf import settings
@@ -32,10 +38,9 @@ class Hand(models.Model):
         _("deal mode"), max_length=10, choices=DealMode.choices, default=DealMode.SEEDED
     )
     seed_commitment = models.CharField(_("seed commitment"), max_length=64, blank=True)
-    # Secret until the hand is over (RULES section 7.6); never serialised for a running hand.
-    seed = models.BinaryField(_("seed"), null=True, blank=True, editable=False)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.RUNNING)
-    # Cache of the engine state after event ``state_seq``; rebuilt from the events when unusable.
+    # Cache of the engine's public view after event ``state_seq``; rebuilt from the events when
+    # unusable. The full view (with the seed and every hole card) is in ``HandSecret.state``.
     state = models.JSONField(_("state snapshot"), null=True, blank=True)
     state_seq = models.IntegerField(_("snapshot sequence"), default=-1)
     # Who was dealt in: {"seat number": {"entry": entry id, "chips": chips at the start}} (R8.6 ranking).
@@ -70,6 +75,35 @@ class Hand(models.Model):
         """How a hand is named in audit entries and bust records."""
         table_number = getattr(self.table, "number", self.table_id)
         return f"T{table_number}#{self.number}"
+
+
+class HandSecret(models.Model):
+    """What only the deck-prep role may see while the hand runs (and everyone once it is over).
+
+    Read and written by ``dealing.vault`` alone; never registered in the admin, never a lookup path
+    (``is_secret``: ``config.admin_guard`` refuses any admin lookup that reaches this model)."""
+
+    is_secret = True
+
+    hand = models.OneToOneField(
+        Hand, on_delete=models.CASCADE, primary_key=True, related_name="secret", editable=False
+    )
+    # Secret until the hand is over (RULES section 7.6); None for a hand with entered cards.
+    seed = models.BinaryField(_("seed"), null=True, blank=True, editable=False)
+    # Cache of the engine's full view (seed, burns, every hole card) after event ``state_seq``.
+    state = models.JSONField(_("full view"), null=True, blank=True, editable=False)
+    state_seq = models.IntegerField(_("full view sequence"), default=-1, editable=False)
+    # The dealt events whose stored payload is blanked in the log, as dealt: {"seq": event}
+    # (hole cards, board cards with their burn). Entries are only ever added, like the log.
+    events = models.JSONField(_("secret events"), default=dict, editable=False)
+
+    class Meta:
+        verbose_name = _("hand secret")
+        verbose_name_plural = _("hand secrets")
+        default_permissions = ()
+
+    def __str__(self):
+        return _("Secrets of hand %(id)s") % {"id": self.hand_id}
 
 
 class AppendOnlyQuerySet(models.QuerySet):

@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from dealing.engine.hand import public_event
 
-from . import services
+from . import services, vault
 from .models import Hand, HandEvent
 from .permissions import can_view_deck
 
@@ -134,10 +134,9 @@ def sees_secrets(hand: Hand, user) -> bool:
 
 
 def hand_data(hand: Hand, user) -> dict:
-    """The hand as this user may see it now."""
-    snap = services.snapshot(hand)
+    """The hand as this user may see it now: the secrets are read only for those who may see them."""
     secret = sees_secrets(hand, user)
-    seed = bytes(hand.seed).hex() if (secret and hand.seed is not None) else None
+    state = services.full_view(hand) if secret else services.public_view(hand)
     return {
         "id": hand.pk,
         "tournament": hand.table.tournament_id,
@@ -148,19 +147,20 @@ def hand_data(hand: Hand, user) -> dict:
         "deal_mode": hand.deal_mode,
         "seq": hand.state_seq,
         "seed_commitment": hand.seed_commitment,
-        "seed": seed,
-        "state": snap["full"] if secret else snap["public"],
+        "seed": vault.seed_hex(hand) if secret else None,
+        "state": state,
         "started_at": hand.started_at,
         "finished_at": hand.finished_at,
     }
 
 
-def event_data(row: HandEvent, *, secret: bool) -> dict | None:
+def event_data(row: HandEvent, *, secret: bool, dealt: dict | None = None) -> dict | None:
     """One stored event as this user may see it; None when it must stay hidden.
 
     The engine's ``public_event`` decides: the hole cards and the burns stay hidden while the hand
-    runs (shown hands are separate ``show`` events)."""
-    payload = row.payload
+    runs (shown hands are separate ``show`` events). The log stores them blank; with ``secret`` the
+    event as dealt comes from the hand's secrets (``dealt``, ``vault.dealt_events``)."""
+    payload = vault.dealt_payload(row, dealt) if secret and dealt else row.payload
     if not secret:
         payload = public_event(payload)
         if payload is None:
@@ -177,9 +177,10 @@ def event_data(row: HandEvent, *, secret: bool) -> dict | None:
 
 def events_data(hand: Hand, rows, user) -> list[dict]:
     secret = sees_secrets(hand, user)
+    dealt = vault.dealt_events(hand) if secret else None
     out = []
     for row in rows:
-        data = event_data(row, secret=secret)
+        data = event_data(row, secret=secret, dealt=dealt)
         if data is not None:
             out.append(data)
     return out

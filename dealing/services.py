@@ -35,7 +35,7 @@ from tournaments.audit import AuditAction, record_audit
 from tournaments.models import Betting, Entry, Tournament, tournament_changed
 from tournaments.services import bust_entries, level_for_next_hand
 
-from . import eventlog, hand_for_hand
+from . import eventlog, hand_for_hand, vault
 from .messages import engine_message
 from .models import Hand, HandEvent
 from .seeds import draw_seed
@@ -79,10 +79,12 @@ def last_seq(hand: Hand) -> int:
 
 
 def engine_hand(hand: Hand, rows: list[HandEvent] | None = None) -> EngineHand:
-    """The engine's hand rebuilt from the stored events (the truth). A log that does not replay (an
-    event changed outside the service) is refused rather than guessed at."""
+    """The engine's hand rebuilt from the stored events (the truth) and the hand's secrets (its seed
+    and the dealt cards the log keeps blank). A log that does not replay (an event changed outside
+    the service) is refused rather than guessed at."""
+    rows = rows if rows is not None else event_rows(hand)
     try:
-        return eventlog.rebuild(rows if rows is not None else event_rows(hand), _seed(hand))
+        return eventlog.rebuild(rows, vault.seed_of(hand), vault.dealt_events(hand))
     except EngineRuleError as error:
         raise HandConflict(
             _("The event log of this hand does not replay (%(error)s): check it with verify_hand %(id)s.")
@@ -91,30 +93,48 @@ def engine_hand(hand: Hand, rows: list[HandEvent] | None = None) -> EngineHand:
         ) from None
 
 
-def snapshot(hand: Hand) -> dict:
-    """The cached views of the hand. A missing, stale or unreadable cache is rebuilt from the events
-    and stored again."""
+def _is_view(state) -> bool:
+    return isinstance(state, dict) and isinstance(state.get("players"), list) and "phase" in state
+
+
+def public_view(hand: Hand) -> dict:
+    """The public view of the hand (no seed, deck, burn or unshown hole card), from the cache on the
+    hand row; a missing, stale or unreadable cache is rebuilt from the events and stored again."""
     seq = last_seq(hand)
-    state = hand.state
-    if (
-        isinstance(state, dict)
-        and hand.state_seq == seq
-        and isinstance(state.get("full"), dict)
-        and isinstance(state.get("public"), dict)
-    ):
+    if _is_view(hand.state) and hand.state_seq == seq:
+        return hand.state
+    return _refresh_views(hand, seq)["public"]
+
+
+def full_view(hand: Hand) -> dict:
+    """The full view (seed, burns, every hole card): for the deck-prep role and finished hands only.
+    Callers check who may see it (``dealing.serializers.sees_secrets``)."""
+    seq = last_seq(hand)
+    state = vault.full_view(hand, seq)
+    if _is_view(state):
         return state
-    state = eventlog.snapshot(engine_hand(hand))
-    Hand.objects.filter(pk=hand.pk).update(state=state, state_seq=seq)
-    hand.state, hand.state_seq = state, seq
-    return state
+    return _refresh_views(hand, seq)["full"]
 
 
-def _seed(hand: Hand) -> bytes | None:
-    return bytes(hand.seed) if hand.seed is not None else None
+def snapshot(hand: Hand) -> dict:
+    """Both views, ``{"full": ..., "public": ...}`` (the full one holds the secrets)."""
+    return {"full": full_view(hand), "public": public_view(hand)}
+
+
+def _refresh_views(hand: Hand, seq: int) -> dict:
+    views = eventlog.snapshot(engine_hand(hand))
+    _save_views(hand, views, seq)
+    return views
+
+
+def _save_views(hand: Hand, views: dict, seq: int) -> None:
+    Hand.objects.filter(pk=hand.pk).update(state=views["public"], state_seq=seq)
+    vault.store_full_view(hand, views["full"], seq)
+    hand.state, hand.state_seq = views["public"], seq
 
 
 def deck_of(hand: Hand) -> list[str] | None:
-    seed = _seed(hand)
+    seed = vault.seed_of(hand)
     return shuffled_deck(seed) if seed is not None else None
 
 
@@ -262,14 +282,18 @@ def _append(
 ) -> list[HandEvent]:
     user = _user(actor)
     rows = []
+    dealt = {}
     for offset, event in enumerate(events):
         first = offset == 0
+        stored, secret = eventlog.blank(event)
+        if secret is not None:
+            dealt[start_seq + offset] = secret
         rows.append(
             HandEvent(
                 hand=hand,
                 seq=start_seq + offset,
                 type=event["type"],
-                payload=eventlog.stored_payload(event),
+                payload=stored,
                 actor=user,
                 device=device[:100],
                 client_action_id=client_action_id if first else None,
@@ -277,6 +301,7 @@ def _append(
             )
         )
     HandEvent.objects.bulk_create(rows)
+    vault.add_events(hand, dealt)
     return rows
 
 
@@ -349,11 +374,11 @@ def start_next_hand(
             config=config,
             deal_mode=deal_mode,
             seed_commitment=commitment,
-            seed=seed,
             status=Hand.Status.RUNNING,
             started_by=user,
             seats={str(s.number): {"entry": s.entry_id, "chips": s.entry.chips} for s in seats},
         )
+        vault.create(hand, seed)  # the seed and the dealt cards: the deck-prep role only (RULES 7.6)
         _append(
             hand,
             engine.events,
@@ -372,9 +397,7 @@ def start_next_hand(
 
 
 def _store_snapshot(hand: Hand, engine: EngineHand, seq: int) -> None:
-    hand.state = eventlog.snapshot(engine)
-    hand.state_seq = seq
-    Hand.objects.filter(pk=hand.pk).update(state=hand.state, state_seq=seq)
+    _save_views(hand, eventlog.snapshot(engine), seq)
 
 
 # ---------------------------------------------------------------- inputs from the tablet

@@ -18,7 +18,7 @@ from dealing.engine.errors import RuleError as EngineRuleError
 from dealing.engine.hand import Hand as EngineHand
 from dealing.engine.hand import HandConfig
 
-from . import eventlog
+from . import eventlog, vault
 from .models import Hand, HandEvent
 from .seeds import master_seed_of
 
@@ -80,7 +80,8 @@ def verify_hand(hand: Hand) -> HandReport:
     if hand.status == Hand.Status.RUNNING:
         report.add("hand over", False, _("the hand is still running: its seed is secret until it is over"))
         return report
-    seed = bytes(hand.seed) if hand.seed is not None else None
+    seed = vault.seed_of(hand)
+    dealt = vault.dealt_events(hand)
     if hand.deal_mode == Hand.DealMode.SEEDED:
         if seed is None:
             report.add("seed", False, _("a seeded hand has no stored seed"))
@@ -109,6 +110,9 @@ def verify_hand(hand: Hand) -> HandReport:
         report.add("deal mode", True, _("cards were entered by the dealer: no seed, the events are replayed"))
 
     rows = list(HandEvent.objects.filter(hand=hand).order_by("seq"))
+    for row in rows:  # the dealt cards the log keeps blank, put back from the hand's secrets
+        _check_blank(row, dealt, report)
+        row.payload = vault.dealt_payload(row, dealt)
     retracted = eventlog.retracted_seqs(rows)
     recorded = [r for r in rows if r.type not in eventlog.FLOOR_EVENTS and r.seq not in retracted]
     if not recorded or recorded[0].type != "start":
@@ -212,6 +216,20 @@ def verify_hand(hand: Hand) -> HandReport:
             "voided", rows[-1].type == eventlog.VOID, _("the hand was voided (misdeal): no chips moved")
         )
     return report
+
+
+def _check_blank(row, dealt: dict, report: HandReport) -> None:
+    """The log's copy of a secret event must be the blanked form of the event as dealt (so the two
+    halves cannot disagree), and the log holds no secret of its own."""
+    secret = dealt.get(str(row.seq))
+    stored, hidden = eventlog.blank(secret if secret is not None else row.payload)
+    if row.payload != stored or (secret is not None and hidden is None):
+        report.add(
+            f"event {row.seq}",
+            False,
+            _("the event log's copy %(stored)s is not the blanked form of the event as dealt")
+            % {"stored": row.payload},
+        )
 
 
 def _check_taken_back(rows: list, seed: bytes | None, report: HandReport) -> None:

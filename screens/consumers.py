@@ -17,6 +17,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import ObjectDoesNotExist
 
 from config import live
+from config.limits import WebSocketMessageError, websocket_json
 from config.permissions import is_staff
 from tables.models import Table
 from tournaments.models import Tournament
@@ -104,6 +105,16 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "revoked"})
         await self.close(code=CLOSE_REVOKED)
 
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """A screen sends small JSON messages only: a bigger, deeper, binary or broken one closes the
+        socket (1009 too big, 1007 invalid) instead of reaching the decoder (config.limits)."""
+        try:
+            content = websocket_json(text_data, bytes_data)
+        except WebSocketMessageError as error:
+            await self.close(code=error.close_code)
+            return
+        await self.receive_json(content, **kwargs)
+
     async def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "refresh":
@@ -175,3 +186,12 @@ class TableConsumer(LiveConsumer):
 
     def build_snapshot(self):
         return snapshots.table_snapshot(self.table_id)
+
+
+class NotFoundConsumer(AsyncJsonWebsocketConsumer):
+    """Any other WebSocket path (an unknown route, an id beyond 64 bits): closed as not found, the way
+    an unknown page is a 404, instead of an error in the router."""
+
+    async def connect(self):
+        await self.accept()
+        await self.close(code=CLOSE_NOT_FOUND)

@@ -20,6 +20,8 @@ class DeviceKind(models.TextChoices):
 class Device(models.Model):
     """A paired screen. A clock screen reads one tournament; a tablet runs one table."""
 
+    secret_fields = ("token_hash",)  # never a lookup path in the admin (config.admin_guard)
+
     kind = models.CharField(_("kind"), max_length=10, choices=DeviceKind.choices)
     tournament = models.ForeignKey("tournaments.Tournament", on_delete=models.CASCADE, related_name="devices")
     table = models.ForeignKey(
@@ -87,6 +89,10 @@ def device_cookie_name(kind: str, object_id: int) -> str:
 
 class PairingCode(models.Model):
     """A one-time code, valid a few minutes, that pairs one screen for one tournament or table."""
+
+    # Never a lookup path in the admin (config.admin_guard): 8 characters of a 32-letter alphabet
+    # are 40 bits, so a hash learnt by yes/no questions could be brute-forced within its minutes.
+    secret_fields = ("code_hash",)
 
     kind = models.CharField(_("kind"), max_length=10, choices=DeviceKind.choices)
     tournament = models.ForeignKey(

@@ -271,7 +271,7 @@ def hand_payload(hand) -> dict | None:
     seed, no deck, no burns), its last event number (the tablet's ``expected_seq``) and commitment."""
     if hand is None:
         return None
-    view = dealing_services.snapshot(hand)["public"]
+    view = dealing_services.public_view(hand)
     return {
         "id": hand.pk,
         "number": hand.number,

@@ -3,6 +3,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
+
 from .views import clock, console, pairing
 from .views.tablet import AcknowledgeMoveView, CallFloorView, tablet
 
@@ -14,11 +16,11 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
-    path("clock/<int:tournament_id>/", clock.clock_screen, name="clock-screen"),
-    path("tablet/<int:table_id>/", tablet, name="tablet"),
-    path("tablet/<int:table_id>/floor/", CallFloorView.as_view(), name="tablet-floor"),
+    path("clock/<id:tournament_id>/", clock.clock_screen, name="clock-screen"),
+    path("tablet/<id:table_id>/", tablet, name="tablet"),
+    path("tablet/<id:table_id>/floor/", CallFloorView.as_view(), name="tablet-floor"),
     path(
-        "tablet/<int:table_id>/moves/<int:move_id>/acknowledge/",
+        "tablet/<id:table_id>/moves/<id:move_id>/acknowledge/",
         AcknowledgeMoveView.as_view(),
         name="tablet-acknowledge-move",
     ),
@@ -26,27 +28,25 @@ urlpatterns = [
     path("pair/<str:code>/", pairing.pair, name="pair-code"),
     path("screen/<str:token>/", pairing.demo_screen, name="demo-screen"),
     path("console/", console.console_list, name="console-list"),
-    path("console/<int:tournament_id>/", console.console, name="console"),
-    path("console/<int:tournament_id>/clock/<str:action>/", console.console_clock, name="console-clock"),
-    path("console/<int:tournament_id>/announce/", console.console_announce, name="console-announce"),
-    path("console/<int:tournament_id>/register/", console.console_register, name="console-register"),
+    path("console/<id:tournament_id>/", console.console, name="console"),
+    path("console/<id:tournament_id>/clock/<str:action>/", console.console_clock, name="console-clock"),
+    path("console/<id:tournament_id>/announce/", console.console_announce, name="console-announce"),
+    path("console/<id:tournament_id>/register/", console.console_register, name="console-register"),
+    path("console/<id:tournament_id>/entries/<id:entry_id>/bust/", console.console_bust, name="console-bust"),
+    path("console/<id:tournament_id>/hands/<id:hand_id>/", console.console_hand, name="console-hand"),
     path(
-        "console/<int:tournament_id>/entries/<int:entry_id>/bust/", console.console_bust, name="console-bust"
-    ),
-    path(
-        "console/<int:tournament_id>/entries/<int:entry_id>/remove/",
+        "console/<id:tournament_id>/entries/<id:entry_id>/remove/",
         console.console_remove,
         name="console-remove",
     ),
-    path("console/<int:tournament_id>/hands/<int:hand_id>/", console.console_hand, name="console-hand"),
     path(
-        "console/<int:tournament_id>/floor/<int:call_id>/answer/",
+        "console/<id:tournament_id>/floor/<id:call_id>/answer/",
         console.console_answer_floor,
         name="console-answer-floor",
     ),
-    path("console/<int:tournament_id>/devices/pair/", console.console_pair, name="console-pair"),
+    path("console/<id:tournament_id>/devices/pair/", console.console_pair, name="console-pair"),
     path(
-        "console/<int:tournament_id>/devices/<int:device_id>/revoke/",
+        "console/<id:tournament_id>/devices/<id:device_id>/revoke/",
         console.console_revoke,
         name="console-revoke",
     ),

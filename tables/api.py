@@ -14,6 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Conflict, error_responses
+from config.converters import whole_number
 from config.permissions import IsStaffOrReadOnly
 from tournaments.models import Entry, Tournament
 
@@ -170,11 +171,12 @@ class MoveListView(TablesView):
             moves = moves.filter(status=wanted)
         table = request.query_params.get("table")
         if table:
-            if not (table.isascii() and table.isdigit()):
+            number = whole_number(table)
+            if number is None:
                 raise ValidationError({"table": _("A table number is a whole number.")})
             from django.db.models import Q
 
-            moves = moves.filter(Q(from_table__number=int(table)) | Q(to_table__number=int(table)))
+            moves = moves.filter(Q(from_table__number=number) | Q(to_table__number=number))
         return Response(MoveSerializer(moves, many=True).data)
 
 

@@ -98,6 +98,9 @@ class Tournament(models.Model):
         FRESH = "fresh", _("Fresh seed every hand")
         MASTER = "master", _("Master seed (rehearsal, replayable)")
 
+    # Never a lookup path in the admin (config.admin_guard): the master seed derives every hand's seed.
+    secret_fields = ("master_seed",)
+
     name = models.CharField(_("name"), max_length=200)
     game = models.CharField(_("game"), max_length=20, choices=Game.choices)
     betting = models.CharField(_("betting structure"), max_length=20, choices=Betting.choices)

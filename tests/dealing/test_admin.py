@@ -3,6 +3,7 @@
 import pytest
 from django.test import Client
 
+from dealing import vault
 from dealing.engine import shuffled_deck
 from dealing.models import Hand, HandEvent
 from tests.factories import make_table
@@ -19,9 +20,9 @@ def test_admin_is_read_only_and_hides_a_running_hands_cards(api, django_user_mod
     page = client.get(f"/admin/dealing/hand/{hand.pk}/change/")
     assert page.status_code == 200
     text = page.content.decode()
-    holes = shuffled_deck(bytes(hand.seed))[:15]
+    holes = shuffled_deck(vault.seed_of(hand))[:15]
     assert not [card for card in holes if f"&#x27;{card}&#x27;" in text or f"'{card}'" in text]
-    assert bytes(hand.seed).hex() not in text
+    assert vault.seed_of(hand).hex() not in text
     assert "hidden until the hand is over" in text
 
     event = HandEvent.objects.filter(hand=hand, type="hole").first()

@@ -6,7 +6,7 @@ import pytest
 from django.db import connections
 from rest_framework.test import APIClient
 
-from dealing import services
+from dealing import services, vault
 from dealing.engine.hand import Hand as EngineHand
 from dealing.engine.hand import HandConfig
 from dealing.models import Hand, HandEvent
@@ -126,7 +126,7 @@ def test_restart_mid_hand_rebuilds_from_the_events_and_ends_the_same(api, damage
     hand = Hand.objects.get(pk=hand_id)
 
     # The same hand played straight through, with no database at all.
-    reference = EngineHand.start(HandConfig.from_dict(hand.config), bytes(hand.seed))
+    reference = EngineHand.start(HandConfig.from_dict(hand.config), vault.seed_of(hand))
     for body in inputs:
         amount = body.get("amount")
         reference.act(body["seat"], body["action"], amount)

@@ -4,7 +4,8 @@ downloads for a hand, a table and a tournament."""
 import pytest
 from rest_framework.test import APIClient
 
-from dealing.models import Hand, HandEvent
+from dealing import vault
+from dealing.models import Hand, HandEvent, HandSecret
 from dealing.verification import verify_hand
 from tests.factories import make_table
 from tournaments.models import AuditEntry, Entry
@@ -43,7 +44,7 @@ def test_void_returns_every_chip_and_the_redeal_keeps_the_positions(api, floor_a
 
     voided = Hand.objects.get(pk=hand_id)
     redeal = Hand.objects.get(pk=api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"])
-    assert redeal.number == voided.number + 1 and redeal.seed != voided.seed
+    assert redeal.number == voided.number + 1 and vault.seed_of(redeal) != vault.seed_of(voided)
     for name in ("button_seat", "small_blind_seat", "big_blind_seat"):
         assert redeal.config[name] == voided.config[name]
     assert verify_hand(voided).ok
@@ -131,7 +132,15 @@ def test_verify_checks_the_events_a_correction_took_back(api, floor_api):
     ).first()
     cards = list(taken_back_board.payload["cards"])
     cards[0] = next(c for c in ("2c", "2d", "2h", "2s", "3c", "3d") if c not in cards)
+    # The log's copy alone (it no longer matches the board as dealt, kept with the hand's secrets) ...
     tamper(taken_back_board, {**taken_back_board.payload, "cards": cards})
+    report = verify_hand(Hand.objects.select_related("table__tournament").get(pk=hand_id))
+    assert not report.ok
+    assert any(c.name == f"event {taken_back_board.seq}" and not c.ok for c in report.checks)
+    # ... and both copies, consistently: the replay of the correction catches it.
+    dealt = vault.dealt_events(hand)
+    seq = str(taken_back_board.seq)
+    HandSecret.objects.filter(hand=hand).update(events={**dealt, seq: {**dealt[seq], "cards": cards}})
     report = verify_hand(Hand.objects.select_related("table__tournament").get(pk=hand_id))
     assert not report.ok
     assert any(c.name == f"correction {correction.seq}" and not c.ok for c in report.checks)

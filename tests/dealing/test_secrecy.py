@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from dealing import vault
 from dealing.engine import shuffled_deck
 from dealing.models import Hand
 from screens.pairing import create_pairing_code, redeem_pairing_code
@@ -17,9 +18,9 @@ from .tablet import Tablet, play_out
 
 def secrets_of(hand: Hand) -> tuple[str, list[str], list[str]]:
     """The seed hex, the hole cards and the deck cards that are not on the board yet."""
-    deck = shuffled_deck(bytes(hand.seed))
+    deck = shuffled_deck(vault.seed_of(hand))
     holes = deck[: 5 * len(hand.config["seats"])]
-    return bytes(hand.seed).hex(), holes, deck
+    return vault.seed_of(hand).hex(), holes, deck
 
 
 def leaks(text: str, hand: Hand, board: list[str]) -> list[str]:
@@ -133,10 +134,10 @@ def test_everything_is_revealed_once_the_hand_is_over(api):
     hand = Hand.objects.get(pk=hand_id)
     anonymous = APIClient()
     data = anonymous.get(f"/api/hands/{hand_id}/").json()
-    assert data["seed"] == bytes(hand.seed).hex()
+    assert data["seed"] == vault.seed_of(hand).hex()
     phh = anonymous.get(f"/api/hands/{hand_id}/history/")
     assert phh.status_code == 200 and "variant = " in phh.content.decode()
-    assert bytes(hand.seed).hex() in phh.content.decode()
+    assert vault.seed_of(hand).hex() in phh.content.decode()
     text = anonymous.get(f"/api/hands/{hand_id}/history/?output=text").content.decode()
     assert "Cup - table 1 - hand 1" in text and "*** SUMMARY ***" in text
 

@@ -5,8 +5,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
+from dealing import vault
 from dealing.engine import hand_seed
-from dealing.models import EventLogError, Hand, HandEvent
+from dealing.models import EventLogError, Hand, HandEvent, HandSecret
 from dealing.verification import verify_hand, verify_tournament
 from tests.factories import MASTER_SEED, make_table
 
@@ -29,6 +30,18 @@ def tamper(event: HandEvent, payload: dict) -> None:
             f"UPDATE {HandEvent._meta.db_table} SET payload = %s WHERE id = %s",
             [json.dumps(payload), event.pk],
         )
+
+
+def tamper_dealt(hand_id: int, seq: int, payload: dict) -> None:
+    """The same on the hand's secrets, where the dealt cards are kept (the log holds them blank)."""
+    events = {**vault.dealt_events(Hand(pk=hand_id)), str(seq): payload}
+    HandSecret.objects.filter(hand_id=hand_id).update(events=events)
+
+
+def hole_event(hand_id: int) -> tuple[HandEvent, dict]:
+    """The first hole event and its cards as dealt."""
+    row = HandEvent.objects.filter(hand_id=hand_id, type="hole").first()
+    return row, vault.dealt_events(Hand(pk=hand_id))[str(row.seq)]
 
 
 def run(command, *args):
@@ -59,17 +72,18 @@ def test_an_honest_hand_verifies(api):
         "result",
     }
     # the seed is the one the master seed derives for table 1, hand 1 (RULES 7.5)
-    assert bytes(hand.seed) == hand_seed(MASTER_SEED, 1, 1)
+    assert vault.seed_of(hand) == hand_seed(MASTER_SEED, 1, 1)
 
 
 @pytest.mark.django_db
 def test_verify_hand_catches_a_tampered_dealt_card(api):
     hand = finished_hand(api)
-    hole = HandEvent.objects.filter(hand=hand, type="hole").first()
-    cards = list(hole.payload["cards"])
+    hole, dealt = hole_event(hand.pk)
+    assert hole.payload["cards"] is None  # the log keeps the hole cards blank
+    cards = list(dealt["cards"])
     board = HandEvent.objects.filter(hand=hand, type="board").last().payload["cards"]
     cards[0] = next(c for c in ("As", "Ks", "Qs", "Js", "Ts", "9s") if c not in cards and c not in board)
-    tamper(hole, {**hole.payload, "cards": cards})
+    tamper_dealt(hand.pk, hole.seq, {**dealt, "cards": cards})
     code, out = run("verify_hand", str(hand.pk))
     assert code != 0
     assert f"event {hole.seq}" in out and "dealt cards differ" in out
@@ -101,7 +115,7 @@ def test_verify_hand_catches_a_tampered_action(api):
 @pytest.mark.django_db
 def test_verify_hand_catches_a_wrong_seed(api):
     hand = finished_hand(api)
-    Hand.objects.filter(pk=hand.pk).update(seed=bytes(32))
+    HandSecret.objects.filter(hand=hand).update(seed=bytes(32))
     hand.refresh_from_db()
     report = verify_hand(hand)
     failed = {c.name for c in report.checks if not c.ok}
@@ -117,7 +131,8 @@ def test_verify_hand_catches_a_seed_not_from_the_master_seed(api):
 
     hand = finished_hand(api)
     other = hand_seed(MASTER_SEED, 1, 2)
-    Hand.objects.filter(pk=hand.pk).update(seed=other, seed_commitment=seed_commitment(other))
+    HandSecret.objects.filter(hand=hand).update(seed=other)
+    Hand.objects.filter(pk=hand.pk).update(seed_commitment=seed_commitment(other))
     hand.refresh_from_db()
     failed = {c.name for c in verify_hand(hand).checks if not c.ok}
     assert "master seed" in failed and "commitment" not in failed
@@ -178,8 +193,8 @@ def test_fresh_seeds_are_random_committed_and_verify(api):
     table = hand.table
     second_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
     second = Hand.objects.get(pk=second_id)
-    assert len(bytes(hand.seed)) == 32 and bytes(hand.seed) != bytes(second.seed)
-    assert bytes(hand.seed) != hand_seed(MASTER_SEED, table.number, hand.number)
+    assert len(vault.seed_of(hand)) == 32 and vault.seed_of(hand) != vault.seed_of(second)
+    assert vault.seed_of(hand) != hand_seed(MASTER_SEED, table.number, hand.number)
     report = verify_hand(hand)
     assert report.ok and "master seed" not in {c.name for c in report.checks}
 
@@ -189,8 +204,8 @@ def test_a_running_hand_with_a_tampered_log_is_refused_not_guessed(api):
     """With the cache gone, a log that no longer replays gives a clear 409, never a made-up state."""
     _, table = make_table(stacks=(1000, 1000, 1000))
     hand_id = api.post("/api/hands/", {"table": table.pk}, format="json").json()["id"]
-    hole = HandEvent.objects.filter(hand_id=hand_id, type="hole").first()
-    tamper(hole, {**hole.payload, "cards": ["2c", "2d", "2h", "2s", "3c"]})
+    hole, dealt = hole_event(hand_id)
+    tamper_dealt(hand_id, hole.seq, {**dealt, "cards": ["2c", "2d", "2h", "2s", "3c"]})
     Hand.objects.filter(pk=hand_id).update(state=None)
     response = api.get(f"/api/hands/{hand_id}/")
     assert response.status_code == 409 and response.json()["code"] == "log_mismatch"

@@ -15,9 +15,10 @@ def test_serve_prints_the_urls_and_runs_daphne_with_the_ticker(monkeypatch):
     ran = {}
 
     class FakeServer:
-        def __init__(self, application, endpoints, signal_handlers):
+        def __init__(self, application, endpoints, signal_handlers, **options):
             ran["endpoints"] = endpoints
             ran["application"] = application
+            ran["options"] = options
 
         def run(self):
             ran["ticker"] = any(t.name == "clock-ticker" and t.is_alive() for t in threading.enumerate())
@@ -30,6 +31,8 @@ def test_serve_prints_the_urls_and_runs_daphne_with_the_ticker(monkeypatch):
         assert url in text
     assert ran["endpoints"] == ["tcp:port=8123:interface=127.0.0.1"]
     assert ran["ticker"]
+    # daphne refuses WebSocket messages over the limit itself (tests/security/test_limits.py)
+    assert ran["options"] == {"websocket_max_message_size": 4096, "websocket_max_frame_size": 4096}
 
 
 def test_the_ticker_runs_every_beat_task_until_stopped(monkeypatch):

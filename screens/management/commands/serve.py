@@ -2,7 +2,8 @@
 
 Migrates, optionally loads the demo, starts the in-process ticker (the tasks Celery beat runs in
 production, ``CELERY_BEAT_SCHEDULE``, each at its period) and serves HTTP and WebSockets with
-daphne, static files included.
+daphne, static files included (Django's static files handler, which serves them with DEBUG off too).
+DEBUG stays off unless DJANGO_DEBUG=1 asks for it.
 """
 
 import logging
@@ -92,6 +93,9 @@ class Command(BaseCommand):
                 application=application(),
                 endpoints=build_endpoint_description_strings(host=host, port=port),
                 signal_handlers=True,
+                # A screen's messages are tiny: daphne refuses bigger ones itself (close 1009).
+                websocket_max_message_size=settings.WEBSOCKET_MAX_MESSAGE_BYTES,
+                websocket_max_frame_size=settings.WEBSOCKET_MAX_MESSAGE_BYTES,
             ).run()
         finally:
             stop.set()
