@@ -64,6 +64,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Content-Security-Policy, Permissions-Policy, Cross-Origin-Resource-Policy (config.headers).
+    "config.headers.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.overload.OverloadMiddleware",
     # 413 for a body over REQUEST_MAX_BODY_BYTES, before anything reads it (config.limits).
@@ -188,6 +190,44 @@ CELERY_BEAT_SCHEDULE = {
     "balance-tournaments": {"task": "tables.tasks.balance_running_tournaments", "schedule": 15.0},
 }
 
+# Security headers (config.headers, docs/security.md). No page has an inline script, event handler
+# or style attribute: scripts and styles are static files of this site.
+CONTENT_SECURITY_POLICY = {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "style-src": ["'self'"],
+    "img-src": ["'self'", "data:"],
+    "font-src": ["'self'"],
+    "connect-src": ["'self'", "{websocket}"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+}
+# The API documentation pages only: Swagger UI and Redoc come from their CDN with inline styles.
+_API_DOCS_CDN = "https://cdn.jsdelivr.net"
+CONTENT_SECURITY_POLICY_PATHS = {
+    "/api/docs/": {
+        "script-src": [_API_DOCS_CDN],
+        "style-src": [_API_DOCS_CDN, "'unsafe-inline'"],
+        "img-src": [_API_DOCS_CDN],
+    },
+    "/api/redoc/": {
+        "script-src": [_API_DOCS_CDN],
+        "style-src": ["'unsafe-inline'", "https://fonts.googleapis.com"],
+        "font-src": ["https://fonts.gstatic.com"],
+        "worker-src": ["blob:"],
+    },
+}
+PERMISSIONS_POLICY = (
+    "camera=(), microphone=(), geolocation=(), payment=(), usb=(), serial=(), bluetooth=(), hid=(), "
+    "midi=(), magnetometer=(), gyroscope=(), accelerometer=(), display-capture=()"
+)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
 # Request limits (config.limits, docs/security.md). The API's bodies are small JSON documents (the
 # largest, a blind structure of 60 levels, is about 10 KiB); forms and the admin post less than that.
 REQUEST_MAX_BODY_BYTES = 256 * 1024  # any request body: larger is 413
@@ -211,6 +251,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.BasicAuthentication",
         # Paired dealer tablets: "Authorization: Device <token>" (screens.auth).
         "screens.auth.DeviceTokenAuthentication",
+        # The tablet page: its HttpOnly device cookie (X-Device-Table), CSRF-checked (screens.auth).
+        "screens.auth.DeviceCookieAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "EXCEPTION_HANDLER": "config.api.exception_handler",

@@ -1,8 +1,10 @@
 """The dealer tablet page and its small API.
 
-The page's live state comes over the table's socket. Betting actions go to the dealing API with the
-device token (``Authorization: Device …``) and a client_action_id, so a retried request never acts
-twice. Calling the floor and acknowledging a seat move are here.
+The page's live state comes over the table's socket. Betting actions go to the dealing API with a
+client_action_id, so a retried request never acts twice. The page never holds the device token: its
+requests are authenticated by the tablet's HttpOnly device cookie, named by ``X-Device-Table``, with
+Django's CSRF check (``screens.auth.DeviceCookieAuthentication``). Calling the floor and
+acknowledging a seat move are here.
 """
 
 from django.shortcuts import get_object_or_404, render
@@ -21,7 +23,7 @@ from tables import services as tables_services
 from tables.models import Move, Table
 from tournaments.errors import TournamentError
 
-from ..auth import DeviceTokenAuthentication, actor_and_device
+from ..auth import DeviceCookieAuthentication, DeviceTokenAuthentication, actor_and_device
 from ..floor import call_floor
 from ..models import DeviceKind
 from ..pairing import device_from_cookies
@@ -100,7 +102,6 @@ def tablet(request, table_id: int):
         return render(
             request, "pair.html", {"reason": _("This tablet is not paired for this table.")}, status=403
         )
-    token = request.COOKIES.get(device.cookie_name) if device else ""
     return render(
         request,
         "tablet.html",
@@ -109,7 +110,6 @@ def tablet(request, table_id: int):
             "tournament": table.tournament,
             "ws_path": f"/ws/tables/{table.pk}/",
             "labels": tablet_labels(),
-            "device_token": token,
             "device": device,
         },
     )
@@ -125,7 +125,7 @@ TABLET_ERRORS = {
 
 
 class TabletView(APIView):
-    authentication_classes = [DeviceTokenAuthentication, SessionAuthentication]
+    authentication_classes = [DeviceTokenAuthentication, DeviceCookieAuthentication, SessionAuthentication]
     permission_classes = [StaffOrTableDevicePermission]
 
     def table(self, table_id):

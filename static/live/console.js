@@ -18,6 +18,13 @@
       })
       .catch(function () { /* offline: the next snapshot tries again */ });
   }
+  // A form that asks first (data-confirm, e.g. busting a player): no inline handler, the page's
+  // Content-Security-Policy allows none. Delegated, so panels swapped in later ask too.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var question = form && form.getAttribute && form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.querySelector("[data-clock]");
     if (!root || !root.clockView) return;

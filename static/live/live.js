@@ -150,6 +150,8 @@
       Object.keys(attrs).forEach(function (k) {
         if (k === "class") node.className = attrs[k];
         else if (k === "text") node.textContent = attrs[k];
+        // Styles through the CSSOM: the Content-Security-Policy refuses style attributes.
+        else if (k === "style") Object.keys(attrs[k]).forEach(function (p) { node.style[p] = attrs[k][p]; });
         else if (k.slice(0, 2) === "on") node.addEventListener(k.slice(2), attrs[k]);
         else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) node.setAttribute(k, attrs[k]);
       });

@@ -24,7 +24,6 @@
     this.root = root;
     this.T = L.labels();
     this.tableId = Number(root.getAttribute("data-table"));
-    this.token = root.getAttribute("data-token");
     this.csrf = root.getAttribute("data-csrf");
     this.data = null;
     this.busy = false;
@@ -70,9 +69,11 @@
     this.busy = true;
     this.failed = null;
     this.render();
-    var headers = { "Content-Type": "application/json", Accept: "application/json" };
-    if (this.token) headers.Authorization = "Device " + this.token;
-    headers["X-CSRFToken"] = this.csrf; // for staff using a tablet page with their session
+    // No token in the page: the tablet's HttpOnly device cookie authenticates it, X-Device-Table says
+    // which table's cookie, and the CSRF token proves the request comes from this page (staff using
+    // a tablet page are authenticated by their session the same way).
+    var headers = { "Content-Type": "application/json", Accept: "application/json",
+                    "X-Device-Table": String(this.tableId), "X-CSRFToken": this.csrf };
     fetch(url, { method: "POST", headers: headers, body: JSON.stringify(body), credentials: "same-origin" })
       .then(function (response) {
         return response.json().catch(function () { return {}; }).then(function (json) {
@@ -142,7 +143,7 @@
       ]);
       var cls = "seat" + (!seat.entry_id ? " empty" : "") + (p && p.folded ? " folded" : "") + (seat.number === toAct ? " to-act" : "");
       var stack = p ? p.stack : seat.chips;
-      var node = el("div", { class: cls, "data-seat": seat.number, style: "left:" + x + "%;top:" + y + "%" }, [
+      var node = el("div", { class: cls, "data-seat": seat.number, style: { left: x + "%", top: y + "%" } }, [
         marks,
         el("div", { class: "name", text: seat.number + " · " + (seat.name || "—") }),
         el("div", { class: "stack", text: stack === null || stack === undefined ? "" : L.fmtNumber(stack) + (p && p.all_in ? " · " + T.all_in_label : "") }),

@@ -3,17 +3,16 @@ serves with DEBUG off, static files included; errors are plain translated pages 
 with no traceback and no list of URLs."""
 
 import json
-import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 import pytest
 from django.test import Client, override_settings
+
+from tests.security.conftest import clean_env
 
 ROOT = Path(__file__).resolve().parents[2]
 DEBUG_PAGE_MARKERS = (
@@ -23,11 +22,6 @@ DEBUG_PAGE_MARKERS = (
     b"s3cr3t-in-traceback",
     b"technical",
 )
-
-
-def clean_env(**extra) -> dict:
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "DATABASE_URL", "REDIS_URL"))}
-    return {**base, **extra}
 
 
 def settings_debug(**env) -> str:
@@ -101,12 +95,6 @@ def test_the_error_pages_follow_the_language(client):
     assert response.status_code == 404 and b'<html lang="fr">' in response.content
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _fetch(url, data=None, headers=None):
     request = urllib.request.Request(url, data=data, headers=headers or {})
     try:
@@ -116,39 +104,8 @@ def _fetch(url, data=None, headers=None):
         return error.code, dict(error.headers), error.read()
 
 
-@pytest.fixture
-def served(tmp_path):
-    """``manage.py serve --demo`` as ``make run`` starts it, on a free port with its own database."""
-    port = _free_port()
-    env = clean_env(DATABASE_URL=f"sqlite:///{tmp_path / 'run.sqlite3'}")
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--demo", "--no-ticker", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            if process.poll() is not None:
-                raise AssertionError(process.stdout.read().decode())
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.3)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-
-
-def test_make_run_serves_with_debug_off_static_files_and_plain_errors(served):
+def test_make_run_serves_with_debug_off_static_files_and_plain_errors(demo_server):
+    served = demo_server.base
     status, headers, body = _fetch(f"{served}/static/live/app.css")
     assert status == 200 and headers["Content-Type"].startswith("text/css") and b".card" in body
     status, _headers, body = _fetch(f"{served}/nope/")
