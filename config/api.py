@@ -1,16 +1,23 @@
-"""Shared API plumbing: one error shape for every 4xx.
+"""Shared API plumbing: strict request fields and one error shape for every 4xx.
 
-Every error body has a human-readable ``detail`` naming the problem, and for validation errors the
-per-field messages under ``errors``, so a console or tablet can show exactly what was wrong.
+The status policy is ``docs/api-errors.md``: 400 a malformed request (wrong JSON type, unknown
+field, out of range, not a card, a bad name), 409 a conflict with the current state, 422 a
+well-formed request that breaks a rule (with its rule number and the allowed range), 429 too many
+requests (with ``Retry-After``). Every error body has a human-readable ``detail`` naming the problem
+and a stable ``code``; validation errors add the per-field messages under ``errors``.
 """
 
+from collections.abc import Mapping
+
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import models
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config import text, validators
 from config.errors import ServiceError
 
 
@@ -40,7 +47,10 @@ class ErrorSerializer(serializers.Serializer):
     """Every 4xx body: ``detail`` names the field and the problem."""
 
     detail = serializers.CharField()
-    code = serializers.CharField(required=False, help_text=_("A stable code for the problem (409/422)."))
+    code = serializers.CharField(
+        required=False,
+        help_text=_("A stable code for the problem, e.g. invalid (400), stale (409), below_minimum (422)."),
+    )
     field = serializers.CharField(required=False, help_text=_("The field concerned, when there is one."))
     rule = serializers.CharField(required=False, help_text=_("The rule broken, e.g. R5.3."))
     params = serializers.DictField(
@@ -86,13 +96,264 @@ def exception_handler(exc, context):
         return None
     data = response.data
     if isinstance(exc, exceptions.ValidationError):
-        response.data = {"detail": "; ".join(_flatten(data)), "errors": data}
+        response.data = {"detail": "; ".join(_flatten(data)), "code": "invalid", "errors": data}
+    elif isinstance(exc, exceptions.Throttled):
+        wait = int(exc.wait or 1) if exc.wait is not None else 1
+        response.data = {
+            "detail": str(_("Too many requests: try again in %(seconds)s s.") % {"seconds": wait}),
+            "code": "throttled",
+            "params": {"retry_after": wait},
+        }
+        response["Retry-After"] = str(wait)
     elif isinstance(data, dict) and "detail" in data:
         extra = getattr(exc, "extra", None)
-        if extra:
-            response.data = {**data, **extra}
+        codes = exc.get_codes() if isinstance(exc, exceptions.APIException) else None
+        code = codes if isinstance(codes, str) else getattr(exc, "default_code", "error")
+        response.data = {**data, "code": code, **(extra or {})}
     return response
 
 
 def error_response(message: str, code: int, **extra) -> Response:
     return Response({"detail": message, **extra}, status=code)
+
+
+# ---------------------------------------------------------------- strict input (docs/api-errors.md)
+# A request body is JSON. Amounts and ids are JSON integers: "200", 300.0, 400e0 and true are refused
+# (400), and so is any field the operation does not take (a client that sends blinds in a deal request
+# learns they were not used instead of believing they were). Every API serializer derives from
+# StrictSerializer or StrictModelSerializer, so the rule holds everywhere and the schema says it
+# (additionalProperties: false, see ``schema_hooks``).
+
+MAX_ID = 2**63 - 1  # the largest id a database row can have
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer only: a string, a float (even ``300.0`` or ``400e0``) or a boolean is refused."""
+
+    default_error_messages = {
+        "invalid": _("Give a whole number as a JSON integer (not a string, a decimal or true/false).")
+    }
+
+    def to_internal_value(self, data):
+        if type(data) is not int:  # bool is a subclass of int: refused too
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictIdField(StrictIntegerField):
+    """A row id: a JSON integer from 1 to 2^63 - 1."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", MAX_ID)
+        super().__init__(**kwargs)
+
+
+class StrictNumberField(serializers.FloatField):
+    """A JSON number (integer or decimal), never a string or a boolean."""
+
+    default_error_messages = {"invalid": _("Give a number (a JSON number, not a string or true/false).")}
+
+    def to_internal_value(self, data):
+        if type(data) not in (int, float):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(serializers.BooleanField):
+    """JSON true or false only: "true", 1 or "yes" are refused."""
+
+    default_error_messages = {"invalid": _("Give true or false (a JSON boolean).")}
+
+    def to_internal_value(self, data):
+        if type(data) is not bool:
+            self.fail("invalid")
+        return data
+
+
+class StrictCharField(serializers.CharField):
+    """A JSON string only (DRF would turn 12 or true into "12" or "True")."""
+
+    default_error_messages = {"invalid": _("Give a text (a JSON string).")}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class StrictRegexField(StrictCharField, serializers.RegexField):
+    """A JSON string matching a pattern (the schema states the pattern)."""
+
+    def __init__(self, regex, **kwargs):
+        serializers.RegexField.__init__(self, regex, **kwargs)
+
+
+class StrictChoiceField(serializers.ChoiceField):
+    """One of the choices, of the choices' own JSON type (``"8"`` is not the choice 8)."""
+
+    def to_internal_value(self, data):
+        kinds = {type(key) for key in self.choices}
+        if kinds and type(data) not in kinds:
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_ID})
+class StrictPrimaryKeyRelatedField(serializers.PrimaryKeyRelatedField):
+    """A related row by its id, given as a JSON integer."""
+
+    def to_internal_value(self, data):
+        if type(data) is not int:
+            self.fail("incorrect_type", data_type=type(data).__name__)
+        if not 1 <= data <= MAX_ID:
+            self.fail("does_not_exist", pk_value=data)
+        return super().to_internal_value(data)
+
+
+class StrictFieldsMixin:
+    """Refuses a body that is not an object and any field the serializer does not write (400)."""
+
+    default_error_messages = {"unknown_field": _("Unknown field: this request does not take it.")}
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            writable = {name for name, field in self.fields.items() if not field.read_only}
+            read_only = {name for name, field in self.fields.items() if field.read_only}
+            errors = {}
+            for key in data:
+                if key in writable:
+                    continue
+                if key in read_only:
+                    errors[key] = [_("This field is read-only: leave it out of the request.")]
+                else:
+                    errors[key] = [_("Unknown field: this request does not take it.")]
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)
+
+
+class StrictSerializer(StrictFieldsMixin, serializers.Serializer):
+    """The base of every API request serializer (plain)."""
+
+
+class StrictModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
+    """The base of every API model serializer: strict fields for the model's columns too."""
+
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.IntegerField: StrictIntegerField,
+        models.BigIntegerField: StrictIntegerField,
+        models.SmallIntegerField: StrictIntegerField,
+        models.PositiveIntegerField: StrictIntegerField,
+        models.PositiveBigIntegerField: StrictIntegerField,
+        models.PositiveSmallIntegerField: StrictIntegerField,
+        models.BooleanField: StrictBooleanField,
+        models.CharField: StrictCharField,
+        models.TextField: StrictCharField,
+        models.FloatField: StrictNumberField,
+    }
+    serializer_related_field = StrictPrimaryKeyRelatedField
+    serializer_choice_field = StrictChoiceField
+
+    # A column's own range when the model gives none (the schema states it, the database holds it).
+    INTEGER_RANGES = {
+        models.SmallIntegerField: (-(2**15), 2**15 - 1),
+        models.PositiveSmallIntegerField: (0, 2**15 - 1),
+        models.IntegerField: (-(2**31), 2**31 - 1),
+        models.PositiveIntegerField: (0, 2**31 - 1),
+        models.BigIntegerField: (-(2**63), 2**63 - 1),
+        models.PositiveBigIntegerField: (0, 2**63 - 1),
+    }
+
+    def build_standard_field(self, field_name, model_field):
+        field_class, kwargs = super().build_standard_field(field_name, model_field)
+        if issubclass(field_class, StrictIntegerField):
+            for model_class in type(model_field).__mro__:
+                if model_class in self.INTEGER_RANGES:
+                    low, high = self.INTEGER_RANGES[model_class]
+                    kwargs.setdefault("min_value", low)
+                    kwargs.setdefault("max_value", high)
+                    break
+        return field_class, kwargs
+
+
+class LineField(StrictCharField):
+    """One line of text (a reason, a label, a tournament's name): NFC-normalised, trimmed, and
+    without control, bidirectional or invisible characters (400 naming the character)."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        try:
+            data = text.clean_line(data)
+        except text.TextProblem as problem:
+            raise serializers.ValidationError(
+                validators.problem_message(problem), code=problem.code
+            ) from None
+        return super().to_internal_value(data)
+
+
+@extend_schema_field(
+    {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": text.NAME_MAX_LENGTH,
+        "pattern": r"^[^\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$",
+    }
+)
+class PlayerNameField(StrictCharField):
+    """A player's name: NFC, trimmed, inner spaces collapsed, 1 to 64 characters, no control, bidi
+    or invisible characters (``config.text.clean_name``)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", None)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        try:
+            return text.clean_name(data)
+        except text.TextProblem as problem:
+            raise serializers.ValidationError(
+                validators.problem_message(problem), code=problem.code
+            ) from None
+
+
+# ---------------------------------------------------------------- query parameters
+
+
+def int_query_schema(minimum: int = 1, maximum: int = MAX_ID) -> dict:
+    return {"type": "integer", "minimum": minimum, "maximum": maximum}
+
+
+def int_query(request, name: str, *, minimum: int = 1, maximum: int = MAX_ID) -> int | None:
+    """A whole-number query parameter (ASCII digits) from ``minimum`` to ``maximum``; None when
+    absent or empty; 400 naming it otherwise."""
+    value = request.query_params.get(name)
+    if value is None or value == "":
+        return None
+    digits = value[1:] if value.startswith("-") else value
+    number = int(value) if digits.isascii() and digits.isdigit() and len(digits) <= 20 else None
+    if number is None or not minimum <= number <= maximum:
+        raise exceptions.ValidationError(
+            {
+                name: [
+                    _("Give a whole number from %(minimum)s to %(maximum)s.")
+                    % {"minimum": minimum, "maximum": maximum}
+                ]
+            }
+        )
+    return number
+
+
+def choice_query(request, name: str, choices) -> str | None:
+    value = request.query_params.get(name)
+    if value is None or value == "":
+        return None
+    if value not in choices:
+        raise exceptions.ValidationError(
+            {name: [_("Use one of: %(choices)s.") % {"choices": ", ".join(choices)}]}
+        )
+    return value

@@ -45,6 +45,8 @@ TEMPLATES = {
         )
     ],
     "card_used": [_("%(cards)s already used in this hand: enter the cards actually turned up.")],
+    "wrong_card_count": [_("This step takes exactly %(count)s cards, not %(got)s.")],
+    "duplicate_card": [_("%(card)s is given twice: there is one 52-card deck.")],
     "must_show": [_("A player is all-in, so every hand still in is turned face up.")],
     "too_few_players": [_("A hand needs at least two players.")],
     "too_many_players": [_("At most %(maximum)s players can be dealt in.")],
@@ -53,7 +55,9 @@ TEMPLATES = {
             "%(amount)s is not a whole number of the smallest chip in play (%(step)s): bet or raise to a "
             "multiple of %(step)s from %(minimum)s to %(maximum)s, or all-in to %(all_in)s."
         ),
-        _("The %(field)s of %(value)s is not a whole number of the smallest chip in play (%(smallest_chip)s)."),
+        _(
+            "The %(field)s of %(value)s is not a whole number of the smallest chip in play (%(smallest_chip)s)."
+        ),
     ],
     "cap_not_liftable": [
         _(
@@ -62,7 +66,9 @@ TEMPLATES = {
         )
     ],
     "player_between_blinds": [
-        _("Seat %(seats)s is dealt in between the small and the big blind: the big blind follows the small blind.")
+        _(
+            "Seat %(seats)s is dealt in between the small and the big blind: the big blind follows the small blind."
+        )
     ],
     "player_between_button_and_blind": [
         _("Seat %(seats)s is dealt in between the button and the blinds: the blinds are left of the button.")

@@ -163,7 +163,13 @@ def chip_race_payload(tournament: Tournament, levels: list, table_number: int | 
         "colored_up": race.colored_up,
         "race_seed": bytes(race.seed).hex(),
         "winners": [
-            {"table": t["table"], "seat": p["seat"], "name": p["name"], "best": p["best"], "saved": p["saved"]}
+            {
+                "table": t["table"],
+                "seat": p["seat"],
+                "name": p["name"],
+                "best": p["best"],
+                "saved": p["saved"],
+            }
             for t in race.tables
             for p in t["players"]
             if p["won"] or p["saved"]

@@ -4,7 +4,7 @@ Reads are open; writes need tournament staff. Service errors become 409 (state),
 (bad field) with a ``detail`` naming the problem; nothing is changed when a request is refused.
 """
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -13,13 +13,14 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict, error_responses
+from config.api import Conflict, error_responses, int_query, int_query_schema
 from config.permissions import IsStaffOrReadOnly
 from tournaments.models import Entry, Tournament
 
 from . import services
 from .models import Move, Seat, SeatDraw, Table
 from .serializers import (
+    MAX_TABLE_NUMBER,
     BreakOrderSerializer,
     LockSerializer,
     ManualMoveSerializer,
@@ -155,7 +156,11 @@ class MoveListView(TablesView):
                 enum=Move.Status.values,
                 description="Only moves with this status (pending, done, acknowledged...)",
             ),
-            OpenApiParameter("table", int, description="Only moves from or to this table number"),
+            OpenApiParameter(
+                "table",
+                int_query_schema(1, MAX_TABLE_NUMBER),
+                description="Only moves from or to this table number",
+            ),
         ],
         responses={200: MoveSerializer(many=True), **errors(400, 404)},
         summary="Moves: pending (waiting for a hand), done (to acknowledge), acknowledged",
@@ -168,13 +173,9 @@ class MoveListView(TablesView):
             if wanted not in Move.Status.values:
                 raise ValidationError({"status": _("Unknown status %(status)s.") % {"status": wanted}})
             moves = moves.filter(status=wanted)
-        table = request.query_params.get("table")
-        if table:
-            if not (table.isascii() and table.isdigit()):
-                raise ValidationError({"table": _("A table number is a whole number.")})
-            from django.db.models import Q
-
-            moves = moves.filter(Q(from_table__number=int(table)) | Q(to_table__number=int(table)))
+        table = int_query(request, "table", maximum=MAX_TABLE_NUMBER)
+        if table is not None:
+            moves = moves.filter(Q(from_table__number=table) | Q(to_table__number=table))
         return Response(MoveSerializer(moves, many=True).data)
 
 

@@ -164,8 +164,10 @@ def test_clock_read_and_operations(api, running):
     assert clock["running"] and clock["level_number"] == 1 and clock["level"]["big_blind"] == 100
     paused = api.post(url + "pause/").json()
     assert paused["paused"] and not paused["running"]
+    removed = api.post(url + "add-time/", {"seconds": -300}, format="json").json()
+    assert removed["remaining_seconds"] == pytest.approx(paused["remaining_seconds"] - 300, abs=0.01)
     added = api.post(url + "add-time/", {"seconds": 120}, format="json").json()
-    assert added["remaining_seconds"] == pytest.approx(paused["remaining_seconds"] + 120, abs=0.01)
+    assert added["remaining_seconds"] == pytest.approx(removed["remaining_seconds"] + 120, abs=0.01)
     assert api.post(url + "resume/").json()["running"]
     jumped = api.post(url + "jump/", {"level_index": 4}, format="json").json()
     assert jumped["is_break"] and jumped["level_for_next_hand"]["order"] == 5
@@ -184,7 +186,9 @@ def test_clock_operations_in_the_wrong_state_or_with_bad_input_change_nothing(ap
     refused(api.post(url + "resume/"), 409, "not paused")
     refused(api.post(url + "add-time/", {"seconds": 0}, format="json"), 400, "seconds")
     refused(api.post(url + "add-time/", {"seconds": "ten"}, format="json"), 400, "seconds")
-    refused(api.post(url + "add-time/", {"seconds": -5000}, format="json"), 409, "more time than is left")
+    refused(api.post(url + "add-time/", {"seconds": -5000}, format="json"), 422, "more time than is left")
+    # Never more than the level's own length left: the level has just started, nothing can be added.
+    refused(api.post(url + "add-time/", {"seconds": 7200}, format="json"), 422, "its own length")
     refused(api.post(url + "jump/", {"level_index": 999}, format="json"), 400, "level_index")
     refused(api.post(url + "jump/", {"level_index": -1}, format="json"), 400, "level_index")
     refused(api.post(url + "hand-for-hand/", {"on": False}, format="json"), 409, "already off")
