@@ -9,9 +9,13 @@ and a stable ``code``; validation errors add the per-field messages under ``erro
 
 from collections.abc import Mapping
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
+from django.http import JsonResponse
 from django.utils.translation import gettext_lazy as _
+from django.views.defaults import page_not_found
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
@@ -35,6 +39,24 @@ class Unprocessable(exceptions.APIException):
     status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
     default_detail = "The request breaks a rule."
     default_code = "unprocessable"
+
+
+def rule_exception(exc: DjangoValidationError) -> exceptions.APIException:
+    """A service's ValidationError: the request had the right shape (the serializer took it) but a
+    value does not fit the rest of the data (the structure, the tables, the chips in play): 422 with
+    the per-field messages and the service's code when it gave one."""
+    errors = exc.message_dict if hasattr(exc, "error_dict") else {"non_field_errors": exc.messages}
+    codes = [e.code for e in exc.error_list if getattr(e, "code", None)] if hasattr(exc, "error_list") else []
+    if hasattr(exc, "error_dict"):
+        codes = [e.code for items in exc.error_dict.values() for e in items if getattr(e, "code", None)]
+    api_exc = Unprocessable(detail="; ".join(_flatten(errors)))
+    field = next(iter(errors)) if hasattr(exc, "error_dict") else None
+    api_exc.extra = {
+        "code": codes[0] if codes else "invalid_value",
+        **({"field": field} if field else {}),
+        "errors": errors,
+    }
+    return api_exc
 
 
 def to_api_exception(exc: ServiceError) -> exceptions.APIException:
@@ -90,7 +112,7 @@ def exception_handler(exc, context):
     if isinstance(exc, ServiceError):
         exc = to_api_exception(exc)
     elif isinstance(exc, DjangoValidationError):
-        exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+        exc = rule_exception(exc)
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
@@ -199,16 +221,34 @@ class StrictChoiceField(serializers.ChoiceField):
         return super().to_internal_value(data)
 
 
+class ReferenceNotFound(exceptions.NotFound):
+    """A body field names a row that does not exist (or is not part of this tournament): 404, like an
+    id in the path, with the field named."""
+
+    default_code = "not_found"
+
+    def __init__(self, field: str, detail):
+        super().__init__(detail=f"{field}: {detail}")
+        self.extra = {"field": field}
+
+
 @extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_ID})
 class StrictPrimaryKeyRelatedField(serializers.PrimaryKeyRelatedField):
-    """A related row by its id, given as a JSON integer."""
+    """A related row by its id, given as a JSON integer (1 to 2^63 - 1); an id of no row is 404."""
 
     def to_internal_value(self, data):
         if type(data) is not int:
             self.fail("incorrect_type", data_type=type(data).__name__)
         if not 1 <= data <= MAX_ID:
-            self.fail("does_not_exist", pk_value=data)
-        return super().to_internal_value(data)
+            raise serializers.ValidationError(
+                _("Give an id from 1 to %(maximum)s.") % {"maximum": MAX_ID}, code="max_value"
+            )
+        try:
+            return self.get_queryset().get(pk=data)
+        except ObjectDoesNotExist:
+            raise ReferenceNotFound(
+                self.field_name, _("no such object (id %(id)s).") % {"id": data}
+            ) from None
 
 
 class StrictFieldsMixin:
@@ -279,14 +319,15 @@ class StrictModelSerializer(StrictFieldsMixin, serializers.ModelSerializer):
 
 
 class LineField(StrictCharField):
-    """One line of text (a reason, a label, a tournament's name): NFC-normalised, trimmed, and
-    without control, bidirectional or invisible characters (400 naming the character)."""
+    """One line of text (a reason, a label, a tournament's name): without control, bidirectional or
+    invisible characters (400 naming the character; the schema's pattern is that class), then
+    NFC-normalised and trimmed. ``max_length`` counts the text as sent."""
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
             self.fail("invalid")
         try:
-            data = text.clean_line(data)
+            data = text.clean_line(data, max_length=self.max_length)
         except text.TextProblem as problem:
             raise serializers.ValidationError(
                 validators.problem_message(problem), code=problem.code
@@ -294,17 +335,40 @@ class LineField(StrictCharField):
         return super().to_internal_value(data)
 
 
+class LineFieldSchema(OpenApiSerializerFieldExtension):
+    """A one-line text in the schema: its length as sent and the pattern of ``config.text`` (one
+    schema, not drf-spectacular's oneOf for a field that may be blank)."""
+
+    target_class = "config.api.LineField"
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema, direction):
+        field = self.target
+        # drf-spectacular adds the empty text (maxLength 0) as a oneOf of its own for a field that may be
+        # blank: the pattern then covers the rest.
+        schema = {
+            "type": "string",
+            "pattern": text.NONEMPTY_LINE_PATTERN if field.allow_blank else text.FILLED_LINE_PATTERN,
+        }
+        if field.max_length is not None:
+            schema["maxLength"] = field.max_length
+        if not field.allow_blank:
+            schema["minLength"] = 1
+        return schema
+
+
 @extend_schema_field(
     {
         "type": "string",
         "minLength": 1,
         "maxLength": text.NAME_MAX_LENGTH,
-        "pattern": r"^[^\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]*$",
+        "pattern": text.FILLED_LINE_PATTERN,
+        "description": "1 to 64 characters; no control, bidirectional or invisible characters.",
     }
 )
 class PlayerNameField(StrictCharField):
-    """A player's name: NFC, trimmed, inner spaces collapsed, 1 to 64 characters, no control, bidi
-    or invisible characters (``config.text.clean_name``)."""
+    """A player's name: 1 to 64 characters as typed, no control, bidi or invisible characters; stored
+    NFC-normalised, trimmed, inner spaces collapsed (``config.text.clean_name``)."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", None)
@@ -357,3 +421,14 @@ def choice_query(request, name: str, choices) -> str | None:
             {name: [_("Use one of: %(choices)s.") % {"choices": ", ".join(choices)}]}
         )
     return value
+
+
+# ---------------------------------------------------------------- 404 outside any view
+
+
+def not_found(request, exception=None):
+    """A URL that matches no route: under /api/ the JSON error body (a client reading JSON gets
+    JSON), elsewhere Django's own page."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": str(_("No such API address.")), "code": "not_found"}, status=404)
+    return page_not_found(request, exception)

@@ -223,6 +223,10 @@ SPECTACULAR_SETTINGS = {
     # Request and response shapes apart: a request schema lists only what may be sent, and says that
     # nothing else may (additionalProperties: false, config.schema_hooks).
     "COMPONENT_SPLIT_REQUEST": True,
+    # The one-value "type" of each shape of a hand input (dealing.serializers.INPUT_VARIANTS).
+    "ENUM_NAME_OVERRIDES": {
+        f"{kind.capitalize()}InputTypeEnum": [(kind, kind)] for kind in ("action", "board", "show", "muck")
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.schema_hooks.strict_requests",

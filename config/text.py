@@ -1,11 +1,11 @@
 """Text a person typed, made safe to store and to show (pure Python: no framework, no app).
 
 - ``check_line``: what is wrong with a one-line text (a name, a label, a reason): control characters
-  (newlines, tabs, escapes), bidirectional overrides and isolates (U+202A-202E, U+2066-2069, and the
-  marks U+200E, U+200F, U+061C), zero-width and other invisible formatting characters (U+200B-200D,
-  U+2060, U+FEFF, U+00AD ...), unassigned or private code points, line and paragraph separators.
-- ``clean_name``: a player's name NFC-normalised, trimmed, inner spaces collapsed, 1 to 64 characters
-  and free of the characters above, or ``TextProblem`` naming the problem.
+  (newlines, tabs, escapes), bidirectional embeddings, overrides and isolates (U+202A-202E,
+  U+2066-2069, and the marks U+200E, U+200F, U+061C), zero-width and other invisible formatting
+  characters (U+200B-200D, U+2060-2064, U+FEFF, U+00AD ...): exactly the class ``UNSAFE_CLASS``.
+- ``clean_name``: a player's name of 1 to 64 characters free of the characters above, NFC-normalised,
+  trimmed and inner spaces collapsed, or ``TextProblem`` naming the problem.
 - ``name_key``: the key under which two spellings are the same player: case, accents and spacing
   ignored ("ana lima", "Ana  Lima" and "Ána Lima" are one key).
 - ``escape_line``: any stored string made safe to interpolate into one line of a text file (the hand
@@ -26,7 +26,24 @@ BIDI_CONTROLS = frozenset(
     + ["\u200e", "\u200f", "\u061c"]
 )
 ZERO_WIDTH = frozenset(["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u180e", "\u00ad", "\u034f"])
-# Control (Cc), format (Cf), surrogate (Cs), private use (Co), unassigned (Cn), line/paragraph separators.
+# What a one-line text must not hold, as one regular-expression class: C0 and C1 controls and DEL, the
+# soft hyphen, the combining grapheme joiner, the Arabic letter mark, the Mongolian vowel separator,
+# zero-width spaces and joiners, LRM/RLM, line and paragraph separators, bidi embeddings, overrides
+# and isolates, the word joiner and the other invisible operators, the byte-order mark and the
+# interlinear annotation marks. The same class is the API schema's ``pattern`` (so the schema says
+# exactly what is refused); it is written with escapes that Python and ECMA regexes read alike.
+UNSAFE_CLASS = (
+    r"\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f"
+    r"\ufeff\ufff9-\ufffb"
+)
+LINE_PATTERN = rf"^[^{UNSAFE_CLASS}]*$"
+# A line that is not empty (the schema of a text that may be blank adds the empty one itself).
+NONEMPTY_LINE_PATTERN = rf"^[^{UNSAFE_CLASS}]+$"
+# A line that is not blank: at least one character that is neither a space nor unsafe.
+FILLED_LINE_PATTERN = rf"^[^{UNSAFE_CLASS}]*[^\s{UNSAFE_CLASS}][^{UNSAFE_CLASS}]*$"
+_UNSAFE = re.compile(f"[{UNSAFE_CLASS}]")
+# For escaping output: every control, format, surrogate, private-use or unassigned code point, and
+# the line and paragraph separators.
 _UNSAFE_CATEGORIES = frozenset(["Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"])
 _SPACES = re.compile(r"\s+")
 
@@ -46,17 +63,15 @@ def _codepoint(ch: str) -> str:
 
 def unsafe_character(text: str) -> tuple[str, str] | None:
     """The first character that must not be in a one-line text, and its kind, or None."""
-    for ch in text:
-        if ch in BIDI_CONTROLS:
-            return ch, "bidi"
-        if ch in ZERO_WIDTH:
-            return ch, "invisible"
-        category = unicodedata.category(ch)
-        if category == "Cc":
-            return ch, "control"
-        if category in _UNSAFE_CATEGORIES:
-            return ch, "invisible"
-    return None
+    found = _UNSAFE.search(text)
+    if found is None:
+        return None
+    ch = found.group()
+    if ch in BIDI_CONTROLS:
+        return ch, "bidi"
+    if unicodedata.category(ch) == "Cc":
+        return ch, "control"
+    return ch, "invisible"
 
 
 def check_line(text: str) -> None:
@@ -75,31 +90,29 @@ def check_line(text: str) -> None:
 
 def clean_line(text: str, *, max_length: int | None = None) -> str:
     """A one-line text NFC-normalised and trimmed; ``TextProblem`` for an unsafe character or a text
-    longer than ``max_length`` (after normalising)."""
-    text = unicodedata.normalize("NFC", text)
+    longer than ``max_length`` as sent."""
     check_line(text)
-    text = text.strip()
     if max_length is not None and len(text) > max_length:
         raise TextProblem(
             "too_long",
             f"at most {max_length} characters (this one has {len(text)})",
             {"max_length": max_length, "length": len(text)},
         )
-    return text
+    return unicodedata.normalize("NFC", text).strip()
 
 
 def clean_name(name: str) -> str:
-    """A player's name as stored: NFC, trimmed, inner runs of spaces made one, 1 to 64 characters."""
-    text = clean_line(name)
-    text = _SPACES.sub(" ", text)
-    if not text:
-        raise TextProblem("blank", "give the player's name")
-    if len(text) > NAME_MAX_LENGTH:
+    """A player's name as stored: at most 64 characters as typed, without unsafe characters; then NFC,
+    trimmed and inner runs of spaces made one, and not blank."""
+    if len(name) > NAME_MAX_LENGTH:
         raise TextProblem(
             "too_long",
-            f"a name has at most {NAME_MAX_LENGTH} characters (this one has {len(text)})",
-            {"max_length": NAME_MAX_LENGTH, "length": len(text)},
+            f"a name has at most {NAME_MAX_LENGTH} characters (this one has {len(name)})",
+            {"max_length": NAME_MAX_LENGTH, "length": len(name)},
         )
+    text = _SPACES.sub(" ", clean_line(name))
+    if not text:
+        raise TextProblem("blank", "give the player's name")
     return text
 
 

@@ -16,3 +16,6 @@ urlpatterns = [
     path("api/", include("dealing.api_urls")),
     path("", include("screens.urls")),
 ]
+
+# A URL that matches no route: JSON under /api/, Django's page elsewhere.
+handler404 = "config.api.not_found"

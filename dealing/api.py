@@ -145,9 +145,11 @@ class CurrentHandView(APIView):
         responses=errors(404, ok=s.HandStateSerializer),
     )
     def get(self, request, table_id):
+        # The table first: a lookup by primary key turns an id too large for the database into a 404.
+        table = get_object_or_404(Table, pk=table_id)
         hand = (
             Hand.objects.select_related("table", "table__tournament")
-            .filter(table_id=table_id)
+            .filter(table=table)
             .order_by("-number")
             .first()
         )
@@ -191,7 +193,7 @@ class ActionView(APIView):
                 "nothing. expected_seq must be the hand's last event."
             )
         ),
-        request=s.InputSerializer,
+        request=s.INPUT_SCHEMA,
         responses=errors(*WRITE_ERRORS, ok=s.ActionResultSerializer),
     )
     def post(self, request, pk):
@@ -335,6 +337,13 @@ class VerifyTournamentView(APIView):
 FORMAT_PARAM = OpenApiParameter("output", str, enum=["phh", "text"], description="phh (default) or text")
 
 
+# A history is a file: PHH (TOML) or plain text, as ``output`` asks.
+HISTORY_RESPONSES = {
+    (200, "application/toml"): OpenApiTypes.STR,
+    (200, "text/plain"): OpenApiTypes.STR,
+}
+
+
 def _format(request) -> str:
     fmt = request.query_params.get("output", "phh")
     if fmt not in histories.FORMATS:
@@ -357,7 +366,7 @@ class HandHistoryView(APIView):
     @extend_schema(
         summary="Download one hand's history (PHH or text)",
         parameters=[FORMAT_PARAM],
-        responses=errors(400, 404, 409, ok=OpenApiTypes.STR),
+        responses={**errors(400, 404, 409), **HISTORY_RESPONSES},
     )
     def get(self, request, pk):
         hand = _hand(pk)
@@ -375,7 +384,7 @@ class TableHistoryView(APIView):
     @extend_schema(
         summary="Download every finished hand of a table (PHH or text)",
         parameters=[FORMAT_PARAM],
-        responses=errors(400, 404, ok=OpenApiTypes.STR),
+        responses={**errors(400, 404), **HISTORY_RESPONSES},
     )
     def get(self, request, table_id):
 
@@ -393,7 +402,7 @@ class TournamentHistoryView(APIView):
     @extend_schema(
         summary="Download every finished hand of a tournament (PHH or text)",
         parameters=[FORMAT_PARAM],
-        responses=errors(400, 404, ok=OpenApiTypes.STR),
+        responses={**errors(400, 404), **HISTORY_RESPONSES},
     )
     def get(self, request, tournament_id):
 

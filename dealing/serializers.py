@@ -6,6 +6,7 @@ shown) unless the user has the deck-prep permission ``dealing.view_deck``.
 """
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
 from config.api import (
@@ -146,6 +147,97 @@ class InputSerializer(StrictSerializer):
         if errors:
             raise serializers.ValidationError(errors)
         return data
+
+
+# The schema of an input: one of these shapes (``InputSerializer`` checks exactly them). A body that
+# fits none (a fold with an amount, a board with a seat, a bet without one) is 400.
+def _input_variant(name: str, kind: str, *, type_required: bool, fields: dict, doc: str):
+    attrs = {
+        "__doc__": doc,
+        "__module__": __name__,
+        "client_action_id": client_action_id_field(
+            help_text=_("Unique per input, chosen by the tablet; a retry repeats it.")
+        ),
+        "expected_seq": StrictIntegerField(
+            min_value=0, max_value=MAX_SEQ, help_text=_("The last event sequence number the tablet has seen.")
+        ),
+        "type": StrictChoiceField(choices=[(kind, kind)], required=type_required),
+        **fields,
+    }
+    return type(name, (StrictSerializer,), attrs)
+
+
+def _seat():
+    return StrictIntegerField(min_value=1, max_value=MAX_SEATS)
+
+
+def _cards():
+    return serializers.ListField(
+        child=card_field(), min_length=1, max_length=52, help_text=InputSerializer().fields["cards"].help_text
+    )
+
+
+def _amount(required: bool):
+    return StrictIntegerField(
+        required=required,
+        min_value=1,
+        max_value=MAX_CHIPS,
+        help_text=InputSerializer().fields["amount"].help_text,
+    )
+
+
+INPUT_VARIANTS = [
+    _input_variant(
+        "BetInput",
+        "action",
+        type_required=False,
+        fields={
+            "seat": _seat(),
+            "action": StrictChoiceField(choices=[("bet", "bet"), ("raise", "raise")]),
+            "amount": _amount(True),
+        },
+        doc="A bet or a raise to ``amount`` (the player's total bet this round).",
+    ),
+    _input_variant(
+        "CallInput",
+        "action",
+        type_required=False,
+        fields={
+            "seat": _seat(),
+            "action": StrictChoiceField(choices=[("call", "call")]),
+            "amount": _amount(False),
+        },
+        doc="A call (``amount``, if sent, must be the call).",
+    ),
+    _input_variant(
+        "PlainActionInput",
+        "action",
+        type_required=False,
+        fields={
+            "seat": _seat(),
+            "action": StrictChoiceField(choices=[("fold", "fold"), ("check", "check"), ("all_in", "all_in")]),
+        },
+        doc="A fold, check or all-in: no amount.",
+    ),
+    _input_variant(
+        "BoardInput",
+        "board",
+        type_required=True,
+        fields={"cards": _cards()},
+        doc="Entered mode: the board cards just turned up.",
+    ),
+    _input_variant(
+        "ShowInput",
+        "show",
+        type_required=True,
+        fields={"seat": _seat(), "cards": _cards()},
+        doc="Entered mode: the five hole cards a player shows.",
+    ),
+    _input_variant("MuckInput", "muck", type_required=True, fields={"seat": _seat()}, doc="A hand mucked."),
+]
+INPUT_SCHEMA = PolymorphicProxySerializer(
+    component_name="HandInput", serializers=INPUT_VARIANTS, resource_type_field_name=None
+)
 
 
 class CorrectionSerializer(StrictSerializer):

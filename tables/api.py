@@ -13,7 +13,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict, error_responses, int_query, int_query_schema
+from config.api import Conflict, ReferenceNotFound, error_responses, int_query, int_query_schema
 from config.permissions import IsStaffOrReadOnly
 from tournaments.models import Entry, Tournament
 
@@ -21,6 +21,7 @@ from . import services
 from .models import Move, Seat, SeatDraw, Table
 from .serializers import (
     MAX_TABLE_NUMBER,
+    BreakOrderResultSerializer,
     BreakOrderSerializer,
     LockSerializer,
     ManualMoveSerializer,
@@ -116,8 +117,8 @@ class SeatEntryView(TablesView):
         body.is_valid(raise_exception=True)
         entry = Entry.objects.filter(tournament=tournament, pk=body.validated_data["entry"]).first()
         if entry is None:
-            raise ValidationError(
-                {"entry": _("No entry %(id)s in this tournament.") % {"id": body.validated_data["entry"]}}
+            raise ReferenceNotFound(
+                "entry", _("No entry %(id)s in this tournament.") % {"id": body.validated_data["entry"]}
             )
         seat = services.seat_entry(entry, actor=request.user)
         if seat is None:
@@ -214,11 +215,11 @@ class ManualMoveView(TablesView):
         data = body.validated_data
         entry = Entry.objects.filter(tournament=tournament, pk=data["entry"]).first()
         if entry is None:
-            raise ValidationError({"entry": _("No entry %(id)s in this tournament.") % {"id": data["entry"]}})
+            raise ReferenceNotFound("entry", _("No entry %(id)s in this tournament.") % {"id": data["entry"]})
         table = Table.objects.filter(tournament=tournament, number=data["table"]).first()
         if table is None:
-            raise ValidationError(
-                {"table": _("No table %(number)s in this tournament.") % {"number": data["table"]}}
+            raise ReferenceNotFound(
+                "table", _("No table %(number)s in this tournament.") % {"number": data["table"]}
             )
         move = services.move_entry(entry, table, data["seat"], reason=data["reason"], actor=request.user)
         return Response(MoveSerializer(move).data, status=status.HTTP_201_CREATED)
@@ -265,7 +266,7 @@ class SeatLockView(TablesView):
 
 class BreakOrderView(TablesView):
     @extend_schema(
-        responses={200: BreakOrderSerializer, **errors(404)},
+        responses={200: BreakOrderResultSerializer, **errors(404)},
         summary="The breaking order of the active tables, first to break first (R8.4)",
     )
     def get(self, request, tournament_id):
@@ -277,7 +278,7 @@ class BreakOrderView(TablesView):
 
     @extend_schema(
         request=BreakOrderSerializer,
-        responses={200: BreakOrderSerializer, **errors(400, 403, 404)},
+        responses={200: BreakOrderResultSerializer, **errors(400, 403, 404, 422)},
         summary="Change the breaking order (R8.4)",
     )
     def put(self, request, tournament_id):

@@ -152,6 +152,13 @@ class BreakOrderSerializer(StrictSerializer):
     order = serializers.ListField(
         child=StrictIntegerField(min_value=1, max_value=MAX_TABLE_NUMBER),
         allow_empty=False,
+        min_length=1,
         max_length=MAX_TABLE_NUMBER,
         help_text=_("Every active table number, the first to break first (R8.4)."),
+    )
+
+
+class BreakOrderResultSerializer(serializers.Serializer):
+    order = serializers.ListField(
+        child=serializers.IntegerField(), help_text=_("The active tables, the first to break first (R8.4).")
     )

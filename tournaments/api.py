@@ -10,11 +10,10 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Unprocessable, error_responses
+from config.api import ReferenceNotFound, Unprocessable, error_responses
 from config.permissions import IsStaffOrReadOnly as StaffOrReadOnly
 
 from . import icm, services
@@ -105,6 +104,7 @@ class StructureViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
 @extend_schema_view(
     retrieve=extend_schema(responses=errors(404, ok=s.LevelSerializer)),
     partial_update=extend_schema(
+        request=s.LevelUpdateSerializer,
         responses=errors(*WRITE_ERRORS, ok=s.LevelSerializer),
         summary="Edit a level (not of a template; not a level already played)",
     ),
@@ -118,9 +118,7 @@ class LevelViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
     def partial_update(self, request, pk=None):
         level = self.get_object()
-        data = _valid(s.LevelSerializer, request, partial=True)
-        if "order" in data:
-            raise ValidationError({"order": [_("A level cannot be moved; delete and add it.")]})
+        data = _valid(s.LevelUpdateSerializer, request, partial=True)
         level = services.update_level(level, actor=request.user, **data)
         return Response(s.LevelSerializer(level).data)
 
@@ -156,15 +154,13 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
-        request=s.TournamentWriteSerializer,
+        request=s.TournamentUpdateSerializer,
         responses=errors(*WRITE_ERRORS, ok=s.TournamentSerializer),
         summary="Edit a tournament (payouts, late registration ... while it runs)",
     )
     def partial_update(self, request, pk=None):
         tournament = self.get_object()
-        data = _valid(s.TournamentWriteSerializer, request, partial=True, instance=tournament)
-        if "structure" in data:
-            raise ValidationError({"structure": [_("Edit the tournament's own levels instead.")]})
+        data = _valid(s.TournamentUpdateSerializer, request, partial=True, instance=tournament)
         services.update_tournament(tournament, actor=request.user, **data)
         return self._fresh(tournament)
 
@@ -279,7 +275,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     @extend_schema(
         request=s.JumpSerializer,
-        responses=errors(400, 403, 404, 409, ok=s.ClockSerializer),
+        responses=errors(400, 403, 404, 409, 422, ok=s.ClockSerializer),
         summary="Jump to a level (full time)",
     )
     @action(detail=True, methods=["post"], url_path="clock/jump")
@@ -320,7 +316,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     )
     @extend_schema(
         methods=["post"],
-        request=s.RegisterSerializer,
+        request=s.REGISTER_SCHEMA,
         responses=errors(*WRITE_ERRORS, ok=s.EntrySerializer, ok_code=201),
         summary="Register a player (a re-entry if they busted before)",
     )
@@ -349,8 +345,8 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         found = Entry.objects.in_bulk(ids)
         missing = [i for i in ids if i not in found or found[i].tournament_id != tournament.pk]
         if missing:
-            raise ValidationError(
-                {"busts": [_("entry %(id)s is not in this tournament.") % {"id": missing[0]}]}
+            raise ReferenceNotFound(
+                "busts", _("entry %(id)s is not in this tournament.") % {"id": missing[0]}
             )
         pairs = [(found[item["entry"]], item["chips_at_start"]) for item in data["busts"]]
         busted = services.bust_entries(tournament, pairs, actor=request.user, hand_label=data["hand_label"])
@@ -545,6 +541,7 @@ class ICMView(APIView):
     )
     def post(self, request):
         data = _valid(s.ICMRequestSerializer, request)
+        s.check_payouts_descending(data["payouts"])
         try:
             equities = icm.equities(data["stacks"], data["payouts"])
         except icm.ICMError as exc:

@@ -4,7 +4,7 @@ import itertools
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
 
 from config.api import (
@@ -24,6 +24,7 @@ from config.api import (
 
 from . import clock as clockmath
 from . import selectors, services
+from .errors import RuleError
 from .icm import MAX_PLAYERS
 from .models import AuditEntry, Betting, BlindStructure, Entry, Level, Player, Tournament
 
@@ -76,6 +77,12 @@ class LevelSerializer(StrictModelSerializer):
             numbers = clockmath.level_numbers([clockmath.Period(0, is_break) for _order, is_break in rows])
             cache[level.structure_id] = {order: n for (order, _b), n in zip(rows, numbers)}
         return cache[level.structure_id].get(level.order)
+
+
+class LevelUpdateSerializer(LevelSerializer):
+    """Edit a level: everything but its position (a level is not moved; delete and add it)."""
+
+    order = serializers.IntegerField(read_only=True)
 
 
 class StructureSerializer(serializers.ModelSerializer):
@@ -308,6 +315,35 @@ class TournamentWriteSerializer(StrictModelSerializer):
         return attrs
 
 
+class TournamentUpdateSerializer(TournamentWriteSerializer):
+    """Edit a tournament: its structure is fixed (edit the tournament's own levels instead)."""
+
+    structure = serializers.PrimaryKeyRelatedField(read_only=True)
+
+
+@extend_schema_field(
+    {
+        "type": "integer",
+        "minimum": -clockmath.MAX_REMAINING_SECONDS,
+        "maximum": clockmath.MAX_REMAINING_SECONDS,
+        "anyOf": [{"maximum": -1}, {"minimum": 1}],
+    }
+)
+class NonZeroSecondsField(StrictIntegerField):
+    """Seconds to add (negative: remove), never 0."""
+
+    def __init__(self, **kwargs):
+        super().__init__(
+            min_value=-clockmath.MAX_REMAINING_SECONDS, max_value=clockmath.MAX_REMAINING_SECONDS, **kwargs
+        )
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
+        if value == 0:
+            raise serializers.ValidationError(_("Give a number of seconds other than 0."))
+        return value
+
+
 def clock_version_field():
     return StrictIntegerField(
         required=False,
@@ -325,20 +361,13 @@ class ClockChangeSerializer(StrictSerializer):
 
 
 class AddTimeSerializer(StrictSerializer):
-    seconds = StrictIntegerField(
-        min_value=-clockmath.MAX_REMAINING_SECONDS,
-        max_value=clockmath.MAX_REMAINING_SECONDS,
+    seconds = NonZeroSecondsField(
         help_text=_(
             "Seconds to add; negative to remove. The level's time left stays from 0 to the level's own "
             "length: outside that, 422 with the allowed range (minimum, maximum)."
         ),
     )
     clock_version = clock_version_field()
-
-    def validate_seconds(self, value):
-        if value == 0:
-            raise serializers.ValidationError(_("Give a number of seconds other than 0."))
-        return value
 
 
 class JumpSerializer(StrictSerializer):
@@ -353,7 +382,7 @@ class HandForHandSerializer(StrictSerializer):
     clock_version = clock_version_field()
 
 
-COUNTRY_PATTERN = r"^([A-Z]{2})?$"
+COUNTRY_PATTERN = r"^[A-Z]{2}$"
 
 
 class PlayerSerializer(StrictModelSerializer):
@@ -414,6 +443,26 @@ class RegisterSerializer(StrictSerializer):
         return attrs
 
 
+class RegisterPlayerSerializer(StrictSerializer):
+    """Register an existing player by id."""
+
+    player = StrictPrimaryKeyRelatedField(queryset=Player.objects.all())
+
+
+class RegisterNameSerializer(StrictSerializer):
+    """Register by name: an existing player whose name matches (case, accents and spacing ignored),
+    else a new player."""
+
+    name = PlayerNameField()
+
+
+REGISTER_SCHEMA = PolymorphicProxySerializer(
+    component_name="Register",
+    serializers=[RegisterPlayerSerializer, RegisterNameSerializer],
+    resource_type_field_name=None,
+)
+
+
 class SetChipsSerializer(StrictSerializer):
     chips = StrictIntegerField(min_value=0, max_value=MAX_CHIPS)
     reason = LineField(max_length=500)
@@ -443,7 +492,9 @@ class BustItemSerializer(StrictSerializer):
 
 
 class BustSerializer(StrictSerializer):
-    busts = BustItemSerializer(many=True, allow_empty=False, max_length=MAX_PLAYERS_PER_BUST)
+    busts = serializers.ListField(
+        child=BustItemSerializer(), allow_empty=False, min_length=1, max_length=MAX_PLAYERS_PER_BUST
+    )
     hand_label = LineField(max_length=100, required=False, allow_blank=True, default="")
 
 
@@ -479,10 +530,15 @@ class ICMRequestSerializer(StrictSerializer):
         max_length=MAX_PLAYERS,
     )
 
-    def validate_payouts(self, value):
-        if any(later > earlier for earlier, later in itertools.pairwise(value)):
-            raise serializers.ValidationError(_("A lower place cannot pay more than a higher one."))
-        return value
+
+def check_payouts_descending(payouts: list[int]) -> None:
+    """A lower place never pays more than a higher one: a rule on the values (422), not their shape."""
+    if any(later > earlier for earlier, later in itertools.pairwise(payouts)):
+        raise RuleError(
+            _("payouts: A lower place cannot pay more than a higher one."),
+            code="payouts_not_descending",
+            field="payouts",
+        )
 
 
 class ICMResultSerializer(serializers.Serializer):
@@ -493,11 +549,14 @@ class ICMResultSerializer(serializers.Serializer):
 
 
 class AuditEntrySerializer(serializers.ModelSerializer):
-    actor = serializers.StringRelatedField()
+    actor = serializers.SerializerMethodField(help_text=_("Who did it; null for a device or the system."))
 
     class Meta:
         model = AuditEntry
         fields = ["id", "at", "actor", "device_label", "action", "target", "reason", "data"]
+
+    def get_actor(self, entry) -> str | None:
+        return str(entry.actor) if entry.actor_id else None
 
 
 class ColorUpResultSerializer(serializers.Serializer):

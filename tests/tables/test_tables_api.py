@@ -96,8 +96,8 @@ def test_manual_move_to_an_open_seat(director, drawn):
         ({"seat": "occupied"}, 409, "is taken"),
         ({"seat": 9}, 400, "seat"),  # out of range: seats are 1 to 8 (R2.7), the schema says so
         ({"seat": 0}, 400, "seat"),
-        ({"table": 7}, 400, "No table 7"),
-        ({"entry": 999999}, 400, "No entry"),
+        ({"table": 7}, 404, "No table 7"),  # a reference to nothing: 404, like an id in the path
+        ({"entry": 999999}, 404, "No entry"),
         ({"reason": ""}, 400, "reason"),
     ],
 )
@@ -228,8 +228,9 @@ def test_break_order_can_be_seen_and_changed(director):
     assert director.put(url, {"order": [1, 3, 2]}, format="json").json() == {"order": [1, 3, 2]}
     before = state(tournament)
     bad = director.put(url, {"order": [1, 3]}, format="json")
-    assert bad.status_code == 400 and "missing 2" in bad.json()["detail"]
-    assert director.put(url, {"order": [1, 3, 9, 2]}, format="json").status_code == 400
+    # Well formed, but not every active table once: a rule on the values (422, R8.4).
+    assert bad.status_code == 422 and "missing 2" in bad.json()["detail"]
+    assert director.put(url, {"order": [1, 3, 9, 2]}, format="json").status_code == 422
     assert state(tournament) == before
 
 
@@ -293,7 +294,7 @@ def test_seat_entry_bad_input_is_refused_and_changes_nothing(director, drawn):
         ({}, 400, "entry"),
         ({"entry": "Ann"}, 400, "entry"),
         ({"entry": 10**30}, 400, "entry"),  # out of the id range the schema states
-        ({"entry": elsewhere.pk}, 400, "No entry"),
+        ({"entry": elsewhere.pk}, 404, "No entry"),
         ({"entry": seated_entry}, 409, "already has a seat"),
         ({"entry": busted.pk}, 409, "out of the tournament"),
     ]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -151,11 +150,13 @@ def add_time(tournament, seconds: int, *, actor=None, now=None):
 def jump_to_level(tournament, index: int, *, actor=None, now=None):
     count = tournament.structure.levels.count()
     if not 0 <= index < count:
-        raise ValidationError(
-            {
-                "level_index": _("There is no level at position %(index)s (0 to %(last)s).")
-                % {"index": index, "last": count - 1}
-            }
+        raise RuleError(
+            _("There is no level at position %(index)s (0 to %(last)s).")
+            % {"index": index, "last": count - 1},
+            code="no_such_level",
+            field="level_index",
+            rule="R8.2",
+            params={"level_index": index, "minimum": 0, "maximum": count - 1},
         )
     return clock_op(
         tournament,
