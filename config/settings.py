@@ -66,6 +66,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A sign-in posted while locked out is 429 with Retry-After (config.lockout).
+    "config.lockout.LoginLockoutMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -198,6 +200,9 @@ THROTTLE_RATES = {
 LOGIN_FAILURES_PER_USER_AND_IP = 5
 LOGIN_FAILURES_PER_IP = 30
 LOGIN_LOCKOUT_SECONDS = 15 * 60
+LOGIN_PATHS = ["/login/", "/admin/login/"]
+# The lockout sits in front of Django's model backend: a locked-out guess costs no password hash.
+AUTHENTICATION_BACKENDS = ["config.lockout.LockoutModelBackend"]
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -533,6 +533,8 @@ class ICMView(APIView):
     """Chips in, each player's prize equity out (Malmuth-Harville)."""
 
     permission_classes = [permissions.AllowAny]
+    # Open to anyone and exponential in the field: its own, lower rate (settings.THROTTLE_RATES).
+    throttle_scope = "icm"
 
     @extend_schema(
         request=s.ICMRequestSerializer,
