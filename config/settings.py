@@ -75,6 +75,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A sign-in posted while locked out is 429 with Retry-After (config.lockout).
+    "config.lockout.LoginLockoutMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
@@ -164,8 +166,11 @@ if REDIS_URL:
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
     # Shared by every process: the web servers read the clock ticks that the workers record.
+    # The login lockout and the API throttles count here too, so every web server counts together.
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
+    # One process: its own memory (the lockout and throttle counts are per process).
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = None
@@ -238,23 +243,51 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BODY_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BODY_BYTES
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
 
+# HTTP Basic auth sends the password with every request (and costs a password hash each time): off,
+# except for the test servers that ask for it (DJANGO_API_BASIC_AUTH=1; refused in production).
+API_BASIC_AUTH = env_bool("DJANGO_API_BASIC_AUTH", False)
+if PRODUCTION and API_BASIC_AUTH:
+    raise ImproperlyConfigured("DJANGO_API_BASIC_AUTH is for test servers only, not production.")
+
+# How many proxies (HAProxy) stand in front of the web servers: the client's address is the one the
+# last of them appended to X-Forwarded-For. 0: REMOTE_ADDR is the client (no proxy).
+NUM_PROXIES = int(os.environ.get("DJANGO_NUM_PROXIES", "1" if PRODUCTION else "0"))
+
+# Rates (docs/api-errors.md, 429): count/seconds. ``serve`` and the tests read them at each request.
+THROTTLE_RATES = {
+    # Reads and writes of the API by a signed-in person, by a paired device, or anonymously (by IP).
+    "user": "600/60",
+    "device": "600/60",
+    "anon": "120/60",
+    # Writes that cost something: a pairing code typed or scanned (by IP), the ICM calculator.
+    "pairing": "10/60",
+    "icm": "30/60",
+}
+# Sign-in (docs/api-errors.md): 5 failures for one username from one address lock it for 15 min;
+# 30 failures from one address, whatever the usernames, lock that address for 15 min.
+LOGIN_FAILURES_PER_USER_AND_IP = 5
+LOGIN_FAILURES_PER_IP = 30
+LOGIN_LOCKOUT_SECONDS = 15 * 60
+LOGIN_PATHS = ["/login/", "/admin/login/"]
+# The lockout sits in front of Django's model backend: a locked-out guess costs no password hash.
+AUTHENTICATION_BACKENDS = ["config.lockout.LockoutModelBackend"]
+
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # JSON with a size and a nesting limit (config.limits); forms as DRF parses them by default.
-    "DEFAULT_PARSER_CLASSES": [
-        "config.limits.LimitedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.BasicAuthentication",
+        *(["rest_framework.authentication.BasicAuthentication"] if API_BASIC_AUTH else []),
         # Paired dealer tablets: "Authorization: Device <token>" (screens.auth).
         "screens.auth.DeviceTokenAuthentication",
         # The tablet page: its HttpOnly device cookie (X-Device-Table), CSRF-checked (screens.auth).
         "screens.auth.DeviceCookieAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    # Request bodies are JSON (amounts and ids are JSON integers), with a size and a nesting limit
+    # (config.limits); a form or multipart body is 415.
+    "DEFAULT_PARSER_CLASSES": ["config.limits.LimitedJSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    "DEFAULT_THROTTLE_CLASSES": ["config.throttling.ApiRateThrottle", "config.throttling.ScopedThrottle"],
     "EXCEPTION_HANDLER": "config.api.exception_handler",
 }
 
@@ -263,6 +296,17 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Tournaments, tables and dealing for Courchevel and Courchevel Hi/Lo.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Request and response shapes apart: a request schema lists only what may be sent, and says that
+    # nothing else may (additionalProperties: false, config.schema_hooks).
+    "COMPONENT_SPLIT_REQUEST": True,
+    # The one-value "type" of each shape of a hand input (dealing.serializers.INPUT_VARIANTS).
+    "ENUM_NAME_OVERRIDES": {
+        f"{kind.capitalize()}InputTypeEnum": [(kind, kind)] for kind in ("action", "board", "show", "muck")
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.schema_hooks.strict_requests",
+    ],
 }
 
 if PRODUCTION:

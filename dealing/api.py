@@ -17,8 +17,7 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict, error_responses
-from config.converters import MAX_ID, whole_number
+from config.api import Conflict, choice_query, error_responses, int_query, int_query_schema
 from tables.models import Table
 from tournaments.models import Tournament
 
@@ -29,18 +28,23 @@ from .permissions import DealingPermission, DeckPrepPermission, FloorPermission,
 from .verification import verify_hand, verify_tournament
 
 DESCRIBED = {
-    400: _("Bad input: the message names the field and the problem. Nothing changed."),
+    400: _(
+        "Malformed: a wrong JSON type (amounts, seats and ids are JSON integers), an unknown field, a "
+        "number out of range, a code that is not a card. The message names the field. Nothing changed."
+    ),
     403: _(
         "Not allowed: writes need tournament staff; corrections a floor person; the deck the deck-prep role."
     ),
     404: _("No such hand or table."),
     409: _(
-        "Not possible now: out of turn, a stale expected_seq (the current hand is included), "
-        "a finished hand, a table that cannot deal. Nothing changed."
+        "Not possible now: out of turn, the wrong street, a stale expected_seq (the current hand is "
+        "included), a finished hand, a table that cannot deal. Nothing changed."
     ),
     422: _(
-        "Against a rule: an illegal amount (with the allowed range), a card already used or unknown, "
-        "a client_action_id reused for another action. Nothing changed."
+        "Against a rule (rule and params say which and the allowed range): an amount below the minimum "
+        "or above the maximum, a card already used or given twice, the wrong number of cards for the "
+        "step, blinds that differ from the level (R8.2), a client_action_id reused for another input. "
+        "Nothing changed."
     ),
 }
 
@@ -58,20 +62,15 @@ def _valid(serializer_class, request):
     return serializer.validated_data
 
 
-def _whole_number(value: str) -> int | None:
-    """A query parameter as an int, or None when it is not a plain (ASCII) whole number within the
-    64-bit range of a database column (a longer one would fail in the database)."""
-    return whole_number(value, minimum=-MAX_ID)
-
-
 def _hand(pk) -> Hand:
     return get_object_or_404(Hand.objects.select_related("table", "table__tournament"), pk=pk)
 
 
 def _device(request) -> str:
-    device = getattr(request, "auth", None)
-    label = getattr(device, "label", "") if device is not None and not isinstance(device, str) else ""
-    return label or request.headers.get("X-Device-Label", "")[:100]
+    """The device label recorded with an input: only ever the paired device's own, from its token
+    (``Authorization: Device …``). A person signed in is recorded as the actor, never as a device."""
+    may_operate_table = getattr(getattr(request, "auth", None), "may_operate_table", None)
+    return getattr(request.auth, "label", "") if may_operate_table is not None else ""
 
 
 class HandListView(APIView):
@@ -80,28 +79,23 @@ class HandListView(APIView):
     @extend_schema(
         summary="Hands (filter by table, tournament or status)",
         parameters=[
-            OpenApiParameter("table", int),
-            OpenApiParameter("tournament", int),
-            OpenApiParameter("status", str),
+            OpenApiParameter("table", int_query_schema()),
+            OpenApiParameter("tournament", int_query_schema()),
+            OpenApiParameter("status", str, enum=Hand.Status.values),
         ],
         responses=errors(400, ok=s.HandSummarySerializer(many=True)),
     )
     def get(self, request):
         hands = Hand.objects.select_related("table").order_by("table__number", "number")
-        for name, lookup in (
-            ("table", "table_id"),
-            ("tournament", "table__tournament_id"),
-            ("status", "status"),
-        ):
-            value = request.query_params.get(name)
-            if value:
-                if name != "status":
-                    value = _whole_number(value)
-                    if value is None or value < 1:
-                        return Response(
-                            {"detail": _("%(name)s must be a number.") % {"name": name}}, status=400
-                        )
-                hands = hands.filter(**{lookup: value})
+        table = int_query(request, "table")
+        tournament = int_query(request, "tournament")
+        wanted = choice_query(request, "status", Hand.Status.values)
+        if table is not None:
+            hands = hands.filter(table_id=table)
+        if tournament is not None:
+            hands = hands.filter(table__tournament_id=tournament)
+        if wanted is not None:
+            hands = hands.filter(status=wanted)
         return Response(s.HandSummarySerializer(hands[:500], many=True).data)
 
     @extend_schema(
@@ -113,23 +107,23 @@ class HandListView(APIView):
         },
     )
     def post(self, request):
-
         data = _valid(s.StartHandSerializer, request)
         table = Table.objects.filter(pk=data["table"]).first()
         if table is None:
             raise NotFound(_("No table %(id)s.") % {"id": data["table"]})
-        latest = Hand.objects.filter(table=table).order_by("-number").values_list("pk", flat=True).first()
         hand = services.start_next_hand(
             table,
             actor=request.user,
             device=_device(request),
             deal_mode=data.get("deal_mode"),
             client_action_id=data.get("client_action_id"),
+            expected_blinds={k: data[k] for k in services.BLIND_FIELDS if k in data},
         )
-        created = hand.pk != latest
+        replayed = hand.replayed
         hand = _hand(hand.pk)
         return Response(
-            s.hand_data(hand, request.user), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK
+            s.hand_data(hand, request.user),
+            status=status.HTTP_200_OK if replayed else status.HTTP_201_CREATED,
         )
 
 
@@ -151,9 +145,11 @@ class CurrentHandView(APIView):
         responses=errors(404, ok=s.HandStateSerializer),
     )
     def get(self, request, table_id):
+        # The table first: a lookup by primary key turns an id too large for the database into a 404.
+        table = get_object_or_404(Table, pk=table_id)
         hand = (
             Hand.objects.select_related("table", "table__tournament")
-            .filter(table_id=table_id)
+            .filter(table=table)
             .order_by("-number")
             .first()
         )
@@ -197,7 +193,7 @@ class ActionView(APIView):
                 "nothing. expected_seq must be the hand's last event."
             )
         ),
-        request=s.InputSerializer,
+        request=s.INPUT_SCHEMA,
         responses=errors(*WRITE_ERRORS, ok=s.ActionResultSerializer),
     )
     def post(self, request, pk):
@@ -235,18 +231,19 @@ class EventsView(APIView):
 
     @extend_schema(
         summary="A hand's event log (hole cards and burns hidden while it runs)",
-        parameters=[OpenApiParameter("after", int, description="Only events after this seq.")],
+        parameters=[
+            OpenApiParameter(
+                "after", int_query_schema(0, s.MAX_SEQ), description="Only events after this seq."
+            )
+        ],
         responses=errors(400, 404, ok=OpenApiTypes.OBJECT),
     )
     def get(self, request, pk):
         hand = _hand(pk)
         rows = HandEvent.objects.filter(hand=hand).select_related("actor").order_by("seq")
-        after = request.query_params.get("after")
+        after = int_query(request, "after", minimum=0, maximum=s.MAX_SEQ)
         if after is not None:
-            seq = _whole_number(after)
-            if seq is None:
-                return Response({"detail": _("after must be a whole number.")}, status=400)
-            rows = rows.filter(seq__gt=seq)
+            rows = rows.filter(seq__gt=after)
         return Response(
             {"hand": hand.pk, "status": hand.status, "events": s.events_data(hand, rows, request.user)}
         )
@@ -340,6 +337,13 @@ class VerifyTournamentView(APIView):
 FORMAT_PARAM = OpenApiParameter("output", str, enum=["phh", "text"], description="phh (default) or text")
 
 
+# A history is a file: PHH (TOML) or plain text, as ``output`` asks.
+HISTORY_RESPONSES = {
+    (200, "application/toml"): OpenApiTypes.STR,
+    (200, "text/plain"): OpenApiTypes.STR,
+}
+
+
 def _format(request) -> str:
     fmt = request.query_params.get("output", "phh")
     if fmt not in histories.FORMATS:
@@ -362,7 +366,7 @@ class HandHistoryView(APIView):
     @extend_schema(
         summary="Download one hand's history (PHH or text)",
         parameters=[FORMAT_PARAM],
-        responses=errors(400, 404, 409, ok=OpenApiTypes.STR),
+        responses={**errors(400, 404, 409), **HISTORY_RESPONSES},
     )
     def get(self, request, pk):
         hand = _hand(pk)
@@ -380,7 +384,7 @@ class TableHistoryView(APIView):
     @extend_schema(
         summary="Download every finished hand of a table (PHH or text)",
         parameters=[FORMAT_PARAM],
-        responses=errors(400, 404, ok=OpenApiTypes.STR),
+        responses={**errors(400, 404), **HISTORY_RESPONSES},
     )
     def get(self, request, table_id):
 
@@ -398,7 +402,7 @@ class TournamentHistoryView(APIView):
     @extend_schema(
         summary="Download every finished hand of a tournament (PHH or text)",
         parameters=[FORMAT_PARAM],
-        responses=errors(400, 404, ok=OpenApiTypes.STR),
+        responses={**errors(400, 404), **HISTORY_RESPONSES},
     )
     def get(self, request, tournament_id):
 

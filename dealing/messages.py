@@ -45,6 +45,8 @@ TEMPLATES = {
         )
     ],
     "card_used": [_("%(cards)s already used in this hand: enter the cards actually turned up.")],
+    "wrong_card_count": [_("This step takes exactly %(count)s cards, not %(got)s.")],
+    "duplicate_card": [_("%(card)s is given twice: there is one 52-card deck.")],
     "must_show": [_("A player is all-in, so every hand still in is turned face up.")],
     "too_few_players": [_("A hand needs at least two players.")],
     "too_many_players": [_("At most %(maximum)s players can be dealt in.")],

@@ -6,9 +6,19 @@ shown) unless the user has the deck-prep permission ``dealing.view_deck``.
 """
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import PolymorphicProxySerializer
 from rest_framework import serializers
 
+from config.api import (
+    LineField,
+    StrictChoiceField,
+    StrictIdField,
+    StrictIntegerField,
+    StrictRegexField,
+    StrictSerializer,
+)
 from dealing.engine.hand import public_event
+from tournaments.services import MAX_CHIPS
 
 from . import services, vault
 from .models import Hand, HandEvent
@@ -21,64 +31,222 @@ INPUT_TYPES = [
     ("muck", _("Hand mucked at showdown")),
 ]
 ACTIONS = ["fold", "check", "call", "bet", "raise", "all_in"]
+MAX_SEATS = 8  # R2.7
 
 
-class StartHandSerializer(serializers.Serializer):
-    table = serializers.IntegerField(min_value=1, help_text=_("The table to deal the next hand at."))
-    deal_mode = serializers.ChoiceField(
+CARD_PATTERN = r"^[2-9TJQKA][cdhs]$"
+CLIENT_ACTION_ID_PATTERN = r"^[A-Za-z0-9._:-]{1,64}$"
+MAX_SEQ = 100_000  # far more events than any hand has
+CARD_ERRORS = {
+    "invalid": _("Not a card code: a rank from 23456789TJQKA then a suit from cdhs, e.g. As, Td, 2c (R2.1).")
+}
+
+
+def card_field():
+    return StrictRegexField(CARD_PATTERN, max_length=2, error_messages=CARD_ERRORS)
+
+
+def client_action_id_field(**kwargs):
+    return StrictRegexField(
+        CLIENT_ACTION_ID_PATTERN,
+        max_length=64,
+        error_messages={"invalid": _("Use 1 to 64 letters, digits, dots, colons, dashes or underscores.")},
+        **kwargs,
+    )
+
+
+class StartHandSerializer(StrictSerializer):
+    table = StrictIdField(help_text=_("The table to deal the next hand at."))
+    deal_mode = StrictChoiceField(
         choices=Hand.DealMode.choices,
         required=False,
         help_text=_("Seeded deck or entered cards; default: as the table's last hand, else seeded."),
     )
-    client_action_id = serializers.CharField(
-        max_length=64,
+    client_action_id = client_action_id_field(
         required=False,
-        help_text=_("Optional: sent again, it returns the hand it started instead of a 409."),
+        help_text=_(
+            "Optional: sent again, it answers 200 with the hand it started (201 the first time) "
+            "instead of dealing another."
+        ),
+    )
+    small_blind = StrictIntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_CHIPS,
+        help_text=_("Optional check: the small blind the tablet shows; 422 (R8.2) if the level's differs."),
+    )
+    big_blind = StrictIntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_CHIPS,
+        help_text=_("Optional check: the big blind the tablet shows; 422 (R8.2) if the level's differs."),
+    )
+    ante = StrictIntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_CHIPS,
+        help_text=_("Optional check: the ante the tablet shows; 422 (R8.2) if the level's differs."),
     )
 
 
-class InputSerializer(serializers.Serializer):
-    client_action_id = serializers.CharField(
-        max_length=64, help_text=_("Unique per input, chosen by the tablet; a retry repeats it.")
+# What each input type takes besides client_action_id, expected_seq and type: (required, allowed).
+INPUT_FIELDS = {
+    "action": (("seat", "action"), ("seat", "action", "amount")),
+    "board": (("cards",), ("cards",)),
+    "show": (("seat", "cards"), ("seat", "cards")),
+    "muck": (("seat",), ("seat",)),
+}
+
+
+class InputSerializer(StrictSerializer):
+    client_action_id = client_action_id_field(
+        help_text=_("Unique per input, chosen by the tablet; a retry repeats it.")
     )
-    expected_seq = serializers.IntegerField(
-        min_value=0, help_text=_("The last event sequence number the tablet has seen.")
+    expected_seq = StrictIntegerField(
+        min_value=0, max_value=MAX_SEQ, help_text=_("The last event sequence number the tablet has seen.")
     )
-    type = serializers.ChoiceField(choices=INPUT_TYPES, default="action")
-    seat = serializers.IntegerField(required=False, min_value=1, max_value=8)
-    action = serializers.ChoiceField(choices=ACTIONS, required=False)
-    amount = serializers.IntegerField(
-        required=False, min_value=0, help_text=_("For bet and raise: the total bet for the round (raise to).")
+    type = StrictChoiceField(choices=INPUT_TYPES, default="action")
+    seat = StrictIntegerField(required=False, min_value=1, max_value=MAX_SEATS)
+    action = StrictChoiceField(choices=ACTIONS, required=False)
+    amount = StrictIntegerField(
+        required=False,
+        min_value=1,
+        max_value=MAX_CHIPS,
+        help_text=_(
+            "For bet and raise: the total bet for the round (raise to); for call, optional and equal to "
+            "the call. The allowed range is the hand's (422 with minimum and maximum)."
+        ),
     )
-    cards = serializers.ListField(child=serializers.CharField(max_length=3), required=False, max_length=5)
+    cards = serializers.ListField(
+        child=card_field(),
+        required=False,
+        min_length=1,
+        max_length=52,
+        help_text=_(
+            "Card codes (R2.1): the board cards just turned up (1, then 2, 1, 1) or the five hole cards "
+            "shown. A wrong number for the step, a card given twice or already used is 422."
+        ),
+    )
 
     def validate(self, data):
         kind = data.get("type", "action")
-        needed = {
-            "action": ("seat", "action"),
-            "board": ("cards",),
-            "show": ("seat", "cards"),
-            "muck": ("seat",),
-        }
+        required, allowed = INPUT_FIELDS[kind]
         errors = {
             name: _("This field is required for a %(type)s.") % {"type": kind}
-            for name in needed[kind]
+            for name in required
             if name not in data
         }
-        if kind == "action" and data.get("action") in ("bet", "raise") and "amount" not in data:
+        for name in ("seat", "action", "amount", "cards"):
+            if name in data and name not in allowed:
+                errors[name] = _("A %(type)s does not take this field.") % {"type": kind}
+        action = data.get("action")
+        if kind == "action" and action in ("bet", "raise") and "amount" not in data:
             errors["amount"] = _("Say the total to bet or raise to.")
+        if kind == "action" and action in ("fold", "check", "all_in") and "amount" in data:
+            errors["amount"] = _("A %(action)s takes no amount.") % {"action": action}
         if errors:
             raise serializers.ValidationError(errors)
         return data
 
 
-class CorrectionSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500)
-    expected_seq = serializers.IntegerField(min_value=0, required=False)
+# The schema of an input: one of these shapes (``InputSerializer`` checks exactly them). A body that
+# fits none (a fold with an amount, a board with a seat, a bet without one) is 400.
+def _input_variant(name: str, kind: str, *, type_required: bool, fields: dict, doc: str):
+    attrs = {
+        "__doc__": doc,
+        "__module__": __name__,
+        "client_action_id": client_action_id_field(
+            help_text=_("Unique per input, chosen by the tablet; a retry repeats it.")
+        ),
+        "expected_seq": StrictIntegerField(
+            min_value=0, max_value=MAX_SEQ, help_text=_("The last event sequence number the tablet has seen.")
+        ),
+        "type": StrictChoiceField(choices=[(kind, kind)], required=type_required),
+        **fields,
+    }
+    return type(name, (StrictSerializer,), attrs)
 
 
-class VoidSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500)
+def _seat():
+    return StrictIntegerField(min_value=1, max_value=MAX_SEATS)
+
+
+def _cards():
+    return serializers.ListField(
+        child=card_field(), min_length=1, max_length=52, help_text=InputSerializer().fields["cards"].help_text
+    )
+
+
+def _amount(required: bool):
+    return StrictIntegerField(
+        required=required,
+        min_value=1,
+        max_value=MAX_CHIPS,
+        help_text=InputSerializer().fields["amount"].help_text,
+    )
+
+
+INPUT_VARIANTS = [
+    _input_variant(
+        "BetInput",
+        "action",
+        type_required=False,
+        fields={
+            "seat": _seat(),
+            "action": StrictChoiceField(choices=[("bet", "bet"), ("raise", "raise")]),
+            "amount": _amount(True),
+        },
+        doc="A bet or a raise to ``amount`` (the player's total bet this round).",
+    ),
+    _input_variant(
+        "CallInput",
+        "action",
+        type_required=False,
+        fields={
+            "seat": _seat(),
+            "action": StrictChoiceField(choices=[("call", "call")]),
+            "amount": _amount(False),
+        },
+        doc="A call (``amount``, if sent, must be the call).",
+    ),
+    _input_variant(
+        "PlainActionInput",
+        "action",
+        type_required=False,
+        fields={
+            "seat": _seat(),
+            "action": StrictChoiceField(choices=[("fold", "fold"), ("check", "check"), ("all_in", "all_in")]),
+        },
+        doc="A fold, check or all-in: no amount.",
+    ),
+    _input_variant(
+        "BoardInput",
+        "board",
+        type_required=True,
+        fields={"cards": _cards()},
+        doc="Entered mode: the board cards just turned up.",
+    ),
+    _input_variant(
+        "ShowInput",
+        "show",
+        type_required=True,
+        fields={"seat": _seat(), "cards": _cards()},
+        doc="Entered mode: the five hole cards a player shows.",
+    ),
+    _input_variant("MuckInput", "muck", type_required=True, fields={"seat": _seat()}, doc="A hand mucked."),
+]
+INPUT_SCHEMA = PolymorphicProxySerializer(
+    component_name="HandInput", serializers=INPUT_VARIANTS, resource_type_field_name=None
+)
+
+
+class CorrectionSerializer(StrictSerializer):
+    reason = LineField(max_length=500)
+    expected_seq = StrictIntegerField(min_value=0, max_value=MAX_SEQ, required=False)
+
+
+class VoidSerializer(StrictSerializer):
+    reason = LineField(max_length=500)
 
 
 class HandSummarySerializer(serializers.ModelSerializer):

@@ -305,13 +305,43 @@ def _append(
     return rows
 
 
+BLIND_FIELDS = ("small_blind", "big_blind", "ante")
+
+
+def _check_blinds(config: dict, expected: dict | None) -> None:
+    """The blinds a tablet says it shows must be the level's for this hand (R8.2), else 422."""
+    if not expected:
+        return
+    level = {name: config[name] for name in BLIND_FIELDS}
+    wrong = {name: value for name, value in expected.items() if level.get(name) != value}
+    if wrong:
+        raise HandRuleError(
+            _(
+                "The blinds for this hand are %(small_blind)s/%(big_blind)s, ante %(ante)s (R8.2): "
+                "the level has changed since the tablet showed it."
+            )
+            % level,
+            code="blinds_mismatch",
+            rule="R8.2",
+            params={**level, "sent": dict(expected)},
+        )
+
+
 def start_next_hand(
-    table, *, actor=None, device: str = "", deal_mode: str | None = None, client_action_id: str | None = None
+    table,
+    *,
+    actor=None,
+    device: str = "",
+    deal_mode: str | None = None,
+    client_action_id: str | None = None,
+    expected_blinds: dict | None = None,
 ) -> Hand:
     """Deal the next hand at ``table`` from the real state of the tournament and the table.
 
     With a ``client_action_id`` already used to start a hand at this table, that hand is returned
-    and nothing is dealt (a double tap or a retry after a lost response)."""
+    and nothing is dealt (a double tap or a retry after a lost response); ``hand.replayed`` says which.
+    ``expected_blinds`` (small_blind, big_blind, ante, any of them): the hand is dealt only if they
+    are the level's (R8.2), else 422 ``blinds_mismatch``."""
 
     with transaction.atomic():
         table = Table.objects.select_for_update().get(pk=table.pk)
@@ -327,6 +357,8 @@ def start_next_hand(
                         code="client_action_id_reused",
                         params={"client_action_id": client_action_id},
                     )
+                _check_blinds(started.hand.config, expected_blinds)
+                started.hand.replayed = True
                 return started.hand
         tournament = Tournament.objects.get(pk=table.tournament_id)
         _check_can_deal(tournament, table)
@@ -344,6 +376,7 @@ def start_next_hand(
         if deal_mode not in Hand.DealMode.values:
             raise HandRuleError(_("deal_mode must be 'seeded' or 'entered'."), code="bad_deal_mode")
         config = build_config(tournament, table, seats, deal_mode=deal_mode)
+        _check_blinds(config, expected_blinds)
         number = _next_number(table)
         seed = None
         commitment = ""
@@ -393,6 +426,7 @@ def start_next_hand(
         table_changed(table.pk)
         if engine.done:  # everybody all-in on the blinds: the hand plays itself out
             _finish(hand, engine, actor=actor)
+        hand.replayed = False
         return hand
 
 

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.validators import validate_line
 from tables.models import table_changed
 from tournaments.audit import AuditAction, record_audit
 from tournaments.models import Tournament, tournament_changed
@@ -58,6 +59,7 @@ def set_announcement(tournament: Tournament, text: str, *, actor=None) -> Announ
     Checked before anything is written: a refused text leaves the current banner on the screens.
     """
     text = (text or "").strip()
+    validate_line(text)  # one line: no control, bidirectional or invisible characters
     if len(text) > ANNOUNCEMENT_MAX_LENGTH:
         raise ValidationError(
             {"text": _("An announcement has at most %(max)s characters.") % {"max": ANNOUNCEMENT_MAX_LENGTH}}

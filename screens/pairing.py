@@ -22,7 +22,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from config import live
+from config import live, text
+from config.validators import problem_message
 from tournaments.audit import AuditAction, record_audit
 from tournaments.models import Tournament, tournament_changed
 
@@ -121,6 +122,10 @@ def redeem_pairing_code(code: str, *, label: str = "") -> tuple[Device, str]:
     normalized = normalize_code(code)
     if len(normalized) != CODE_LENGTH:
         raise PairingError("bad_code", _("A pairing code has 8 letters and digits."))
+    try:
+        label = text.clean_line(label or "", max_length=100)
+    except text.TextProblem as problem:
+        raise PairingError("bad_label", problem_message(problem)) from None
     with transaction.atomic():
         pairing = (
             # Lock only the code's row: PostgreSQL refuses FOR UPDATE on the nullable side of a join.
@@ -139,7 +144,7 @@ def redeem_pairing_code(code: str, *, label: str = "") -> tuple[Device, str]:
             kind=pairing.kind,
             tournament=pairing.tournament,
             table=pairing.table,
-            label=label.strip()[:100] or _label_for(pairing.kind, pairing.tournament, pairing.table),
+            label=label or _label_for(pairing.kind, pairing.tournament, pairing.table),
             actor=pairing.created_by,
         )
         pairing.used_at = timezone.now()

@@ -4,7 +4,7 @@ Reads are open; writes need tournament staff. Service errors become 409 (state),
 (bad field) with a ``detail`` naming the problem; nothing is changed when a request is refused.
 """
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -13,14 +13,15 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict, error_responses
-from config.converters import whole_number
+from config.api import Conflict, ReferenceNotFound, error_responses, int_query, int_query_schema
 from config.permissions import IsStaffOrReadOnly
 from tournaments.models import Entry, Tournament
 
 from . import services
 from .models import Move, Seat, SeatDraw, Table
 from .serializers import (
+    MAX_TABLE_NUMBER,
+    BreakOrderResultSerializer,
     BreakOrderSerializer,
     LockSerializer,
     ManualMoveSerializer,
@@ -116,8 +117,8 @@ class SeatEntryView(TablesView):
         body.is_valid(raise_exception=True)
         entry = Entry.objects.filter(tournament=tournament, pk=body.validated_data["entry"]).first()
         if entry is None:
-            raise ValidationError(
-                {"entry": _("No entry %(id)s in this tournament.") % {"id": body.validated_data["entry"]}}
+            raise ReferenceNotFound(
+                "entry", _("No entry %(id)s in this tournament.") % {"id": body.validated_data["entry"]}
             )
         seat = services.seat_entry(entry, actor=request.user)
         if seat is None:
@@ -156,7 +157,11 @@ class MoveListView(TablesView):
                 enum=Move.Status.values,
                 description="Only moves with this status (pending, done, acknowledged...)",
             ),
-            OpenApiParameter("table", int, description="Only moves from or to this table number"),
+            OpenApiParameter(
+                "table",
+                int_query_schema(1, MAX_TABLE_NUMBER),
+                description="Only moves from or to this table number",
+            ),
         ],
         responses={200: MoveSerializer(many=True), **errors(400, 404)},
         summary="Moves: pending (waiting for a hand), done (to acknowledge), acknowledged",
@@ -169,14 +174,9 @@ class MoveListView(TablesView):
             if wanted not in Move.Status.values:
                 raise ValidationError({"status": _("Unknown status %(status)s.") % {"status": wanted}})
             moves = moves.filter(status=wanted)
-        table = request.query_params.get("table")
-        if table:
-            number = whole_number(table)
-            if number is None:
-                raise ValidationError({"table": _("A table number is a whole number.")})
-            from django.db.models import Q
-
-            moves = moves.filter(Q(from_table__number=number) | Q(to_table__number=number))
+        table = int_query(request, "table", maximum=MAX_TABLE_NUMBER)
+        if table is not None:
+            moves = moves.filter(Q(from_table__number=table) | Q(to_table__number=table))
         return Response(MoveSerializer(moves, many=True).data)
 
 
@@ -215,11 +215,11 @@ class ManualMoveView(TablesView):
         data = body.validated_data
         entry = Entry.objects.filter(tournament=tournament, pk=data["entry"]).first()
         if entry is None:
-            raise ValidationError({"entry": _("No entry %(id)s in this tournament.") % {"id": data["entry"]}})
+            raise ReferenceNotFound("entry", _("No entry %(id)s in this tournament.") % {"id": data["entry"]})
         table = Table.objects.filter(tournament=tournament, number=data["table"]).first()
         if table is None:
-            raise ValidationError(
-                {"table": _("No table %(number)s in this tournament.") % {"number": data["table"]}}
+            raise ReferenceNotFound(
+                "table", _("No table %(number)s in this tournament.") % {"number": data["table"]}
             )
         move = services.move_entry(entry, table, data["seat"], reason=data["reason"], actor=request.user)
         return Response(MoveSerializer(move).data, status=status.HTTP_201_CREATED)
@@ -266,7 +266,7 @@ class SeatLockView(TablesView):
 
 class BreakOrderView(TablesView):
     @extend_schema(
-        responses={200: BreakOrderSerializer, **errors(404)},
+        responses={200: BreakOrderResultSerializer, **errors(404)},
         summary="The breaking order of the active tables, first to break first (R8.4)",
     )
     def get(self, request, tournament_id):
@@ -278,7 +278,7 @@ class BreakOrderView(TablesView):
 
     @extend_schema(
         request=BreakOrderSerializer,
-        responses={200: BreakOrderSerializer, **errors(400, 403, 404)},
+        responses={200: BreakOrderResultSerializer, **errors(400, 403, 404, 422)},
         summary="Change the breaking order (R8.4)",
     )
     def put(self, request, tournament_id):

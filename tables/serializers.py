@@ -3,6 +3,8 @@
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from config.api import LineField, StrictIdField, StrictIntegerField, StrictModelSerializer, StrictSerializer
+
 from .models import Move, Seat, SeatDraw, SeatingPlan, Table
 
 
@@ -103,7 +105,7 @@ class SeatDrawSerializer(serializers.ModelSerializer):
         return bytes(draw.seed).hex()
 
 
-class SeatingPlanSerializer(serializers.ModelSerializer):
+class SeatingPlanSerializer(StrictModelSerializer):
     class Meta:
         model = SeatingPlan
         fields = [
@@ -125,26 +127,39 @@ class SeatingChartSerializer(serializers.Serializer):
     pending_moves = MoveSerializer(many=True)
 
 
-class ManualMoveSerializer(serializers.Serializer):
-    entry = serializers.IntegerField(help_text=_("The entry to move."))
-    table = serializers.IntegerField(min_value=1, help_text=_("The table number to move to."))
-    seat = serializers.IntegerField(min_value=1, help_text=_("The seat number at that table (1 to 8, R2.7)."))
-    reason = serializers.CharField(max_length=200)
+MAX_TABLE_NUMBER = 10_000
 
 
-class SeatEntrySerializer(serializers.Serializer):
-    entry = serializers.IntegerField(
-        help_text=_("An active entry without a seat (late entry, re-entry, alternate).")
+class ManualMoveSerializer(StrictSerializer):
+    entry = StrictIdField(help_text=_("The entry to move."))
+    table = StrictIntegerField(
+        min_value=1, max_value=MAX_TABLE_NUMBER, help_text=_("The table number to move to.")
+    )
+    seat = StrictIntegerField(
+        min_value=1, max_value=8, help_text=_("The seat number at that table (1 to 8, R2.7).")
+    )
+    reason = LineField(max_length=200)
+
+
+class SeatEntrySerializer(StrictSerializer):
+    entry = StrictIdField(help_text=_("An active entry without a seat (late entry, re-entry, alternate)."))
+
+
+class LockSerializer(StrictSerializer):
+    reason = LineField(max_length=200)
+
+
+class BreakOrderSerializer(StrictSerializer):
+    order = serializers.ListField(
+        child=StrictIntegerField(min_value=1, max_value=MAX_TABLE_NUMBER),
+        allow_empty=False,
+        min_length=1,
+        max_length=MAX_TABLE_NUMBER,
+        help_text=_("Every active table number, the first to break first (R8.4)."),
     )
 
 
-class LockSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=200)
-
-
-class BreakOrderSerializer(serializers.Serializer):
+class BreakOrderResultSerializer(serializers.Serializer):
     order = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
-        allow_empty=False,
-        help_text=_("Every active table number, the first to break first (R8.4)."),
+        child=serializers.IntegerField(), help_text=_("The active tables, the first to break first (R8.4).")
     )

@@ -657,12 +657,16 @@ def _check_seat(table: Table, number, field: str = "seat") -> None:
             field=field,
             rule="R2.7",
         )
-    if not 1 <= number <= table.seats:
-        raise ValidationError(
-            {
-                field: _("Table %(table)s has seats 1 to %(seats)s, not %(seat)s.")
-                % {"table": table.number, "seats": table.seats, "seat": number}
-            }
+    if number < 1:
+        raise ValidationError({field: _("Seats are numbered from 1.")})
+    if number > table.seats:
+        raise RuleError(
+            _("Table %(table)s has seats 1 to %(seats)s, not %(seat)s (R2.7).")
+            % {"table": table.number, "seats": table.seats, "seat": number},
+            code="no_such_seat",
+            field=field,
+            rule="R2.7",
+            params={"seat": number, "minimum": 1, "maximum": table.seats},
         )
 
 

@@ -60,3 +60,19 @@ def api(staff):
 def anon(db):
     """The API as nobody."""
     return APIClient()
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits(request):
+    """Each test starts with no sign-in failures and no API requests counted (the cache is the local
+    memory of this process), and with API rates no test reaches by accident; the tests of the limits
+    themselves (tests/security) set the rates they check with the ``settings`` fixture."""
+    from django.conf import settings
+    from django.core.cache import cache
+
+    cache.clear()
+    saved = settings.THROTTLE_RATES
+    settings.THROTTLE_RATES = {scope: "100000/60" for scope in saved}
+    yield
+    settings.THROTTLE_RATES = saved
+    cache.clear()

@@ -13,7 +13,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Unprocessable, error_responses
+from config.api import ReferenceNotFound, Unprocessable, error_responses
 from config.permissions import IsStaffOrReadOnly as StaffOrReadOnly
 
 from . import icm, services
@@ -104,6 +104,7 @@ class StructureViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
 @extend_schema_view(
     retrieve=extend_schema(responses=errors(404, ok=s.LevelSerializer)),
     partial_update=extend_schema(
+        request=s.LevelUpdateSerializer,
         responses=errors(*WRITE_ERRORS, ok=s.LevelSerializer),
         summary="Edit a level (not of a template; not a level already played)",
     ),
@@ -117,12 +118,7 @@ class LevelViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
 
     def partial_update(self, request, pk=None):
         level = self.get_object()
-        data = _valid(s.LevelSerializer, request, partial=True)
-        if "order" in data:
-            return Response(
-                {"detail": str(_("order: a level cannot be moved; delete and add it."))},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+        data = _valid(s.LevelUpdateSerializer, request, partial=True)
         level = services.update_level(level, actor=request.user, **data)
         return Response(s.LevelSerializer(level).data)
 
@@ -158,18 +154,13 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         return Response(s.TournamentSerializer(tournament).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(
-        request=s.TournamentWriteSerializer,
+        request=s.TournamentUpdateSerializer,
         responses=errors(*WRITE_ERRORS, ok=s.TournamentSerializer),
         summary="Edit a tournament (payouts, late registration ... while it runs)",
     )
     def partial_update(self, request, pk=None):
         tournament = self.get_object()
-        data = _valid(s.TournamentWriteSerializer, request, partial=True, instance=tournament)
-        if "structure" in data:
-            return Response(
-                {"detail": str(_("structure: edit the tournament's own levels instead."))},
-                status=status.HTTP_400_BAD_REQUEST,
-            )
+        data = _valid(s.TournamentUpdateSerializer, request, partial=True, instance=tournament)
         services.update_tournament(tournament, actor=request.user, **data)
         return self._fresh(tournament)
 
@@ -233,21 +224,33 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     def clock(self, request, pk=None):
         return Response(s.ClockSerializer(s.clock_payload(self.get_object())).data)
 
-    def _clock(self, request, operation, *args):
+    def _clock(self, request, operation, arguments=lambda data: (), serializer=s.ClockChangeSerializer):
+        """A clock change with its optional ``clock_version`` (409 ``clock_moved`` when stale)."""
         tournament = self.get_object()
-        operation(tournament, *args, actor=request.user)
+        data = _valid(serializer, request)
+        services.change_clock(
+            tournament,
+            operation,
+            *arguments(data),
+            expected_version=data.get("clock_version"),
+            actor=request.user,
+        )
         tournament = Tournament.objects.get(pk=tournament.pk)
         return Response(s.ClockSerializer(s.clock_payload(tournament)).data)
 
     @extend_schema(
-        request=None, responses=errors(403, 404, 409, ok=s.ClockSerializer), summary="Pause the clock"
+        request=s.ClockChangeSerializer,
+        responses=errors(400, 403, 404, 409, ok=s.ClockSerializer),
+        summary="Pause the clock",
     )
     @action(detail=True, methods=["post"], url_path="clock/pause")
     def clock_pause(self, request, pk=None):
         return self._clock(request, services.pause_clock)
 
     @extend_schema(
-        request=None, responses=errors(403, 404, 409, ok=s.ClockSerializer), summary="Resume the clock"
+        request=s.ClockChangeSerializer,
+        responses=errors(400, 403, 404, 409, ok=s.ClockSerializer),
+        summary="Resume the clock",
     )
     @action(detail=True, methods=["post"], url_path="clock/resume")
     def clock_resume(self, request, pk=None):
@@ -255,23 +258,31 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
 
     @extend_schema(
         request=s.AddTimeSerializer,
-        responses=errors(400, 403, 404, 409, ok=s.ClockSerializer),
+        responses=errors(400, 403, 404, 409, 422, ok=s.ClockSerializer),
         summary="Add (or remove, negative) time in the current level or break",
+        description=str(
+            _(
+                "The level's time left stays from 0 to the level's own length: outside that, 422 "
+                "(rule R8.2) with the allowed range in params.minimum and params.maximum."
+            )
+        ),
     )
     @action(detail=True, methods=["post"], url_path="clock/add-time")
     def clock_add_time(self, request, pk=None):
-        data = _valid(s.AddTimeSerializer, request)
-        return self._clock(request, services.add_time, data["seconds"])
+        return self._clock(
+            request, services.add_time, lambda data: (data["seconds"],), serializer=s.AddTimeSerializer
+        )
 
     @extend_schema(
         request=s.JumpSerializer,
-        responses=errors(400, 403, 404, 409, ok=s.ClockSerializer),
+        responses=errors(400, 403, 404, 409, 422, ok=s.ClockSerializer),
         summary="Jump to a level (full time)",
     )
     @action(detail=True, methods=["post"], url_path="clock/jump")
     def clock_jump(self, request, pk=None):
-        data = _valid(s.JumpSerializer, request)
-        return self._clock(request, services.jump_to_level, data["level_index"])
+        return self._clock(
+            request, services.jump_to_level, lambda data: (data["level_index"],), serializer=s.JumpSerializer
+        )
 
     @extend_schema(
         request=s.HandForHandSerializer,
@@ -280,12 +291,16 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     )
     @action(detail=True, methods=["post"], url_path="clock/hand-for-hand")
     def clock_hand_for_hand(self, request, pk=None):
-        data = _valid(s.HandForHandSerializer, request)
-        return self._clock(request, services.set_hand_for_hand, data["on"])
+        return self._clock(
+            request,
+            services.set_hand_for_hand,
+            lambda data: (data["on"],),
+            serializer=s.HandForHandSerializer,
+        )
 
     @extend_schema(
-        request=None,
-        responses=errors(403, 404, 409, ok=s.ClockSerializer),
+        request=s.ClockChangeSerializer,
+        responses=errors(400, 403, 404, 409, ok=s.ClockSerializer),
         summary="A hand-for-hand round finished: the clock loses at most 2 minutes (R8.6)",
     )
     @action(detail=True, methods=["post"], url_path="clock/hand-for-hand-round")
@@ -301,7 +316,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     )
     @extend_schema(
         methods=["post"],
-        request=s.RegisterSerializer,
+        request=s.REGISTER_SCHEMA,
         responses=errors(*WRITE_ERRORS, ok=s.EntrySerializer, ok_code=201),
         summary="Register a player (a re-entry if they busted before)",
     )
@@ -313,7 +328,7 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
             return Response(s.EntrySerializer(entries, many=True).data)
         data = _valid(s.RegisterSerializer, request)
         with transaction.atomic():
-            player = data.get("player") or Player.objects.create(name=data["name"].strip())
+            player = data.get("player") or services.player_named(data["name"])
             entry = services.register(tournament, player, actor=request.user)
         return Response(s.EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
@@ -330,12 +345,8 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
         found = Entry.objects.in_bulk(ids)
         missing = [i for i in ids if i not in found or found[i].tournament_id != tournament.pk]
         if missing:
-            return Response(
-                {
-                    "detail": str(_("busts: entry %(id)s is not in this tournament.") % {"id": missing[0]}),
-                    "field": "busts",
-                },
-                status=status.HTTP_400_BAD_REQUEST,
+            raise ReferenceNotFound(
+                "busts", _("entry %(id)s is not in this tournament.") % {"id": missing[0]}
             )
         pairs = [(found[item["entry"]], item["chips_at_start"]) for item in data["busts"]]
         busted = services.bust_entries(tournament, pairs, actor=request.user, hand_label=data["hand_label"])
@@ -522,6 +533,8 @@ class ICMView(APIView):
     """Chips in, each player's prize equity out (Malmuth-Harville)."""
 
     permission_classes = [permissions.AllowAny]
+    # Open to anyone and exponential in the field: its own, lower rate (settings.THROTTLE_RATES).
+    throttle_scope = "icm"
 
     @extend_schema(
         request=s.ICMRequestSerializer,
@@ -530,6 +543,7 @@ class ICMView(APIView):
     )
     def post(self, request):
         data = _valid(s.ICMRequestSerializer, request)
+        s.check_payouts_descending(data["payouts"])
         try:
             equities = icm.equities(data["stacks"], data["payouts"])
         except icm.ICMError as exc:

@@ -22,6 +22,7 @@ clock loses at most two minutes per hand however slow the slowest table is.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -179,27 +180,38 @@ def resume(periods: list[Period], clock: Clock, now: datetime) -> Clock:
     return Clock(clock.level_index, now - timedelta(seconds=seconds - remaining))
 
 
+def add_time_range(periods: list[Period], clock: Clock, now: datetime) -> tuple[int, int]:
+    """The seconds that may be added now (negative: removed): the level's time left stays from 0 to
+    the level's own length, so at most what is left can be removed and at most what has run added."""
+    current = advance(periods, clock, now)
+    remaining = state(periods, current, now).remaining
+    length = periods[current.level_index].seconds
+    return -math.floor(remaining), max(0, math.floor(length - remaining))
+
+
 def add_time(periods: list[Period], clock: Clock, now: datetime, seconds: float) -> Clock:
     """Add (or, with a negative number, remove) time from the current level or break.
 
-    Removing exactly what is left ends the level now; removing more is refused.
+    The time left stays from 0 to the level's own length: removing exactly what is left ends the
+    level now; removing more, or adding more than has run, is refused with the allowed range.
     """
     if not clock.started:
         raise ClockError("not_started", "The clock has not been started.")
     current = advance(periods, clock, now)
     remaining = state(periods, current, now).remaining
+    length = periods[current.level_index].seconds
     new_remaining = remaining + seconds
+    minimum, maximum = add_time_range(periods, clock, now)
+    params = {"remaining": round(remaining), "seconds": seconds, "minimum": minimum, "maximum": maximum}
     if new_remaining < 0:
         raise ClockError(
-            "not_enough_time",
-            "Cannot remove more time than is left in the level.",
-            params={"remaining": round(remaining), "seconds": seconds},
+            "not_enough_time", "Cannot remove more time than is left in the level.", params=params
         )
-    if new_remaining > MAX_REMAINING_SECONDS:
+    if new_remaining > min(length, MAX_REMAINING_SECONDS) + 1e-6:
         raise ClockError(
             "too_much_time",
-            "A level cannot have more than 24 hours left.",
-            params={"remaining": round(remaining), "seconds": seconds},
+            "A level cannot have more time left than its own length.",
+            params={**params, "length": round(length)},
         )
     if current.paused:
         return Clock(current.level_index, current.level_started_at, current.paused_at, new_remaining)

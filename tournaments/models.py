@@ -11,7 +11,8 @@ from django.db import models
 from django.db.models import F
 from django.utils.translation import gettext_lazy as _
 
-from config import live
+from config import live, text
+from config.validators import validate_line, validate_player_name
 
 
 class Game(models.TextChoices):
@@ -175,10 +176,21 @@ class Tournament(models.Model):
         return self.game == Game.COURCHEVEL_HILO
 
 
+class PlayerQuerySet(models.QuerySet):
+    def matching(self, name: str):
+        """Players whose name is this one, case, accents and spacing ignored ("ana lima" is "Ána Lima")."""
+        return self.filter(name_key=text.name_key(name)).order_by("id")
+
+
 class Player(models.Model):
-    name = models.CharField(_("name"), max_length=200)
-    nickname = models.CharField(_("nickname"), max_length=100, blank=True)
+    # Checked as typed (config.validators): 1 to 64 characters, no control, bidi or invisible ones.
+    name = models.CharField(_("name"), max_length=200, validators=[validate_player_name])
+    nickname = models.CharField(_("nickname"), max_length=100, blank=True, validators=[validate_line])
     country = models.CharField(_("country"), max_length=2, blank=True)
+    # The name with case, accents and spacing ignored: two spellings of one player share it.
+    name_key = models.CharField(_("name key"), max_length=200, db_index=True, editable=False, default="")
+
+    objects = PlayerQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("player")
@@ -186,6 +198,13 @@ class Player(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.name_key = text.name_key(self.name)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "name" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "name_key"}
+        super().save(*args, **kwargs)
 
 
 class Entry(models.Model):

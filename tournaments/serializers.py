@@ -4,25 +4,42 @@ import itertools
 
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema_field
 from rest_framework import serializers
+
+from config.api import (
+    MAX_ID,
+    LineField,
+    PlayerNameField,
+    StrictBooleanField,
+    StrictChoiceField,
+    StrictIdField,
+    StrictIntegerField,
+    StrictModelSerializer,
+    StrictNumberField,
+    StrictPrimaryKeyRelatedField,
+    StrictRegexField,
+    StrictSerializer,
+)
 
 from . import clock as clockmath
 from . import selectors, services
+from .errors import RuleError
 from .icm import MAX_PLAYERS
 from .models import AuditEntry, Betting, BlindStructure, Entry, Level, Player, Tournament
 
 MAX_CHIPS = services.MAX_CHIPS
-MAX_ID = 2**63 - 1  # the largest id a database row can have
+MAX_LEVELS = 500  # far more levels and breaks than any structure has
+MAX_PLAYERS_PER_BUST = 1000
 
 
-class LevelSerializer(serializers.ModelSerializer):
+class LevelSerializer(StrictModelSerializer):
     number = serializers.SerializerMethodField(help_text=_("The level number players use; null for a break."))
-    order = serializers.IntegerField(
-        required=False, min_value=0, help_text=_("Position, 0-based; default: the end.")
+    order = StrictIntegerField(
+        required=False, min_value=0, max_value=MAX_LEVELS, help_text=_("Position, 0-based; default: the end.")
     )
     color_up = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_CHIPS), required=False
+        child=StrictIntegerField(min_value=1, max_value=MAX_CHIPS), required=False, max_length=20
     )
 
     class Meta:
@@ -62,6 +79,12 @@ class LevelSerializer(serializers.ModelSerializer):
         return cache[level.structure_id].get(level.order)
 
 
+class LevelUpdateSerializer(LevelSerializer):
+    """Edit a level: everything but its position (a level is not moved; delete and add it)."""
+
+    order = serializers.IntegerField(read_only=True)
+
+
 class StructureSerializer(serializers.ModelSerializer):
     levels = LevelSerializer(many=True, read_only=True)
 
@@ -71,16 +94,21 @@ class StructureSerializer(serializers.ModelSerializer):
         read_only_fields = ["is_template"]
 
 
-class StructureCreateSerializer(serializers.ModelSerializer):
-    levels = LevelSerializer(many=True, required=False)
+class StructureCreateSerializer(StrictModelSerializer):
+    name = LineField(max_length=100)
+    levels = LevelSerializer(many=True, required=False, max_length=MAX_LEVELS)
 
     class Meta:
         model = BlindStructure
         fields = ["id", "name", "betting", "description", "starting_stack", "levels"]
+        extra_kwargs = {
+            "starting_stack": {"max_value": services.MAX_STACK},
+            "description": {"max_length": 2000},
+        }
 
 
-class CopyStructureSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100, required=False, allow_blank=True)
+class CopyStructureSerializer(StrictSerializer):
+    name = LineField(max_length=100, required=False, allow_blank=True)
 
 
 class ClockSerializer(serializers.Serializer):
@@ -206,28 +234,32 @@ class TournamentSerializer(serializers.ModelSerializer):
         return services.registration_open(tournament)
 
 
-class TournamentWriteSerializer(serializers.ModelSerializer):
+class TournamentWriteSerializer(StrictModelSerializer):
     """Create (with a structure to copy) or edit a tournament."""
 
-    structure = serializers.PrimaryKeyRelatedField(
+    name = LineField(max_length=200)
+    structure = StrictPrimaryKeyRelatedField(
         queryset=BlindStructure.objects.all(),
         help_text=_("A template (or any structure): the tournament gets a copy."),
     )
-    starting_stack = serializers.IntegerField(
+    starting_stack = StrictIntegerField(
         min_value=1,
         max_value=services.MAX_STACK,
         required=False,
         help_text=_("Default: the structure's suggested starting stack."),
     )
-    betting = serializers.ChoiceField(
+    betting = StrictChoiceField(
         choices=Betting.choices, required=False, help_text=_("Default: the structure's betting.")
     )
     payout_percentages = serializers.ListField(
-        child=serializers.DecimalField(max_digits=7, decimal_places=3, min_value=0),
+        child=StrictNumberField(min_value=0, max_value=100),
         required=False,
+        max_length=1000,
         help_text=_("Percent of the pool by place, best first, summing to 100; empty for the default curve."),
     )
-    chip_denominations = serializers.ListField(child=serializers.IntegerField(min_value=1), required=False)
+    chip_denominations = serializers.ListField(
+        child=StrictIntegerField(min_value=1, max_value=MAX_CHIPS), required=False, max_length=20
+    )
 
     class Meta:
         model = Tournament
@@ -272,7 +304,7 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
         }
 
     def validate_payout_percentages(self, value):
-        return [int(v) if v == int(v) else float(v) for v in value]
+        return [int(v) if v == int(v) else round(float(v), 3) for v in value]
 
     def validate(self, attrs):
         structure = attrs.get("structure")
@@ -283,26 +315,87 @@ class TournamentWriteSerializer(serializers.ModelSerializer):
         return attrs
 
 
-class AddTimeSerializer(serializers.Serializer):
-    seconds = serializers.IntegerField(
-        min_value=-24 * 3600, max_value=24 * 3600, help_text=_("Seconds to add; negative to remove.")
-    )
+class TournamentUpdateSerializer(TournamentWriteSerializer):
+    """Edit a tournament: its structure is fixed (edit the tournament's own levels instead)."""
 
-    def validate_seconds(self, value):
+    structure = serializers.PrimaryKeyRelatedField(read_only=True)
+
+
+@extend_schema_field(
+    {
+        "type": "integer",
+        "minimum": -clockmath.MAX_REMAINING_SECONDS,
+        "maximum": clockmath.MAX_REMAINING_SECONDS,
+        "anyOf": [{"maximum": -1}, {"minimum": 1}],
+    }
+)
+class NonZeroSecondsField(StrictIntegerField):
+    """Seconds to add (negative: remove), never 0."""
+
+    def __init__(self, **kwargs):
+        super().__init__(
+            min_value=-clockmath.MAX_REMAINING_SECONDS, max_value=clockmath.MAX_REMAINING_SECONDS, **kwargs
+        )
+
+    def to_internal_value(self, data):
+        value = super().to_internal_value(data)
         if value == 0:
             raise serializers.ValidationError(_("Give a number of seconds other than 0."))
         return value
 
 
-class JumpSerializer(serializers.Serializer):
-    level_index = serializers.IntegerField(min_value=0, help_text=_("0-based position in the structure."))
+def clock_version_field():
+    return StrictIntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_ID,
+        help_text=_(
+            "Optional: the clock_version this change was made against; 409 clock_moved if the clock has "
+            "changed since (a repeated or stale request changes nothing)."
+        ),
+    )
 
 
-class HandForHandSerializer(serializers.Serializer):
-    on = serializers.BooleanField()
+class ClockChangeSerializer(StrictSerializer):
+    clock_version = clock_version_field()
 
 
-class PlayerSerializer(serializers.ModelSerializer):
+class AddTimeSerializer(StrictSerializer):
+    seconds = NonZeroSecondsField(
+        help_text=_(
+            "Seconds to add; negative to remove. The level's time left stays from 0 to the level's own "
+            "length: outside that, 422 with the allowed range (minimum, maximum)."
+        ),
+    )
+    clock_version = clock_version_field()
+
+
+class JumpSerializer(StrictSerializer):
+    level_index = StrictIntegerField(
+        min_value=0, max_value=MAX_LEVELS, help_text=_("0-based position in the structure.")
+    )
+    clock_version = clock_version_field()
+
+
+class HandForHandSerializer(StrictSerializer):
+    on = StrictBooleanField()
+    clock_version = clock_version_field()
+
+
+COUNTRY_PATTERN = r"^[A-Z]{2}$"
+
+
+class PlayerSerializer(StrictModelSerializer):
+    name = PlayerNameField()
+    nickname = LineField(max_length=100, required=False, allow_blank=True)
+    country = StrictRegexField(
+        COUNTRY_PATTERN,
+        max_length=2,
+        required=False,
+        allow_blank=True,
+        help_text=_("ISO 3166 two-letter code, upper case (e.g. FR), or empty."),
+    )
+
     class Meta:
         model = Player
         fields = ["id", "name", "nickname", "country"]
@@ -334,32 +427,56 @@ class EntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class RegisterSerializer(serializers.Serializer):
-    player = serializers.PrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
-    name = serializers.CharField(
-        max_length=200, required=False, help_text=_("A new player's name (instead of ``player``).")
+class RegisterSerializer(StrictSerializer):
+    player = StrictPrimaryKeyRelatedField(queryset=Player.objects.all(), required=False)
+    name = PlayerNameField(
+        required=False,
+        help_text=_(
+            "Instead of ``player``: a name. An existing player whose name matches (case, accents and "
+            "spacing ignored) is registered; else a new player is made."
+        ),
     )
 
     def validate(self, attrs):
-        if bool(attrs.get("player")) == bool(attrs.get("name", "").strip()):
+        if ("player" in attrs) == ("name" in attrs):
             raise serializers.ValidationError({"player": _("Give either an existing player or a new name.")})
         return attrs
 
 
-class SetChipsSerializer(serializers.Serializer):
-    chips = serializers.IntegerField(min_value=0, max_value=MAX_CHIPS)
-    reason = serializers.CharField(max_length=500)
+class RegisterPlayerSerializer(StrictSerializer):
+    """Register an existing player by id."""
+
+    player = StrictPrimaryKeyRelatedField(queryset=Player.objects.all())
 
 
-class RemoveEntrySerializer(serializers.Serializer):
-    reason = serializers.CharField(
+class RegisterNameSerializer(StrictSerializer):
+    """Register by name: an existing player whose name matches (case, accents and spacing ignored),
+    else a new player."""
+
+    name = PlayerNameField()
+
+
+REGISTER_SCHEMA = PolymorphicProxySerializer(
+    component_name="Register",
+    serializers=[RegisterPlayerSerializer, RegisterNameSerializer],
+    resource_type_field_name=None,
+)
+
+
+class SetChipsSerializer(StrictSerializer):
+    chips = StrictIntegerField(min_value=0, max_value=MAX_CHIPS)
+    reason = LineField(max_length=500)
+
+
+class RemoveEntrySerializer(StrictSerializer):
+    reason = LineField(
         max_length=500, help_text=_("Why the player leaves with chips: disqualification, no-show …")
     )
 
 
-class UndoBustSerializer(serializers.Serializer):
-    reason = serializers.CharField(max_length=500)
-    chips = serializers.IntegerField(
+class UndoBustSerializer(StrictSerializer):
+    reason = LineField(max_length=500)
+    chips = StrictIntegerField(
         min_value=1,
         max_value=MAX_CHIPS,
         required=False,
@@ -367,16 +484,18 @@ class UndoBustSerializer(serializers.Serializer):
     )
 
 
-class BustItemSerializer(serializers.Serializer):
-    entry = serializers.IntegerField(min_value=1, max_value=MAX_ID)
-    chips_at_start = serializers.IntegerField(
+class BustItemSerializer(StrictSerializer):
+    entry = StrictIdField()
+    chips_at_start = StrictIntegerField(
         min_value=1, max_value=MAX_CHIPS, help_text=_("The entry's chips at the start of the hand.")
     )
 
 
-class BustSerializer(serializers.Serializer):
-    busts = BustItemSerializer(many=True, allow_empty=False)
-    hand_label = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+class BustSerializer(StrictSerializer):
+    busts = serializers.ListField(
+        child=BustItemSerializer(), allow_empty=False, min_length=1, max_length=MAX_PLAYERS_PER_BUST
+    )
+    hand_label = LineField(max_length=100, required=False, allow_blank=True, default="")
 
 
 class PayoutRowSerializer(serializers.Serializer):
@@ -401,20 +520,25 @@ class PayoutsSerializer(serializers.Serializer):
     finishers = FinisherSerializer(many=True)
 
 
-class ICMRequestSerializer(serializers.Serializer):
+class ICMRequestSerializer(StrictSerializer):
     stacks = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=MAX_CHIPS), min_length=1, max_length=MAX_PLAYERS
+        child=StrictIntegerField(min_value=1, max_value=MAX_CHIPS), min_length=1, max_length=MAX_PLAYERS
     )
     payouts = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=MAX_CHIPS * 1000),
+        child=StrictIntegerField(min_value=0, max_value=MAX_CHIPS * 1000),
         min_length=1,
         max_length=MAX_PLAYERS,
     )
 
-    def validate_payouts(self, value):
-        if any(later > earlier for earlier, later in itertools.pairwise(value)):
-            raise serializers.ValidationError(_("A lower place cannot pay more than a higher one."))
-        return value
+
+def check_payouts_descending(payouts: list[int]) -> None:
+    """A lower place never pays more than a higher one: a rule on the values (422), not their shape."""
+    if any(later > earlier for earlier, later in itertools.pairwise(payouts)):
+        raise RuleError(
+            _("payouts: A lower place cannot pay more than a higher one."),
+            code="payouts_not_descending",
+            field="payouts",
+        )
 
 
 class ICMResultSerializer(serializers.Serializer):
@@ -425,11 +549,14 @@ class ICMResultSerializer(serializers.Serializer):
 
 
 class AuditEntrySerializer(serializers.ModelSerializer):
-    actor = serializers.StringRelatedField()
+    actor = serializers.SerializerMethodField(help_text=_("Who did it; null for a device or the system."))
 
     class Meta:
         model = AuditEntry
         fields = ["id", "at", "actor", "device_label", "action", "target", "reason", "data"]
+
+    def get_actor(self, entry) -> str | None:
+        return str(entry.actor) if entry.actor_id else None
 
 
 class ColorUpResultSerializer(serializers.Serializer):

@@ -773,6 +773,10 @@ class Hand:
         try:
             parse_cards(cards, count, what)
         except CardError as error:
+            # A wrong number of cards for the step (R2.2) and a card given twice (R2.1) keep their own
+            # codes; anything that is not a list of card codes is "bad_cards".
+            if error.code in ("wrong_card_count", "duplicate_card"):
+                raise RuleError(error.code, str(error), error.rule or rule, error.params) from None
             raise RuleError("bad_cards", str(error), rule, {"cards": repr(cards)}) from None
         used = [c for c in cards if c in self._used]
         if used:

@@ -11,6 +11,8 @@ bets; hole cards nobody saw are written ``??`` as PHH does.
 
 import json
 
+from config.text import escape_line
+
 from .hand import Hand
 
 PHH_VARIANTS = {
@@ -32,10 +34,17 @@ def _toml(value) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # a JSON string is a valid TOML basic string
+        # A JSON string is a valid TOML basic string; every character that could end a line, reorder
+        # the text or hide in it is written as a \\uXXXX escape (both formats read them back).
+        return _escape_unsafe(json.dumps(value, ensure_ascii=False))
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     raise TypeError(f"cannot write {value!r} as TOML")
+
+
+def _escape_unsafe(text: str) -> str:
+    """``text`` (already a quoted JSON string) with each unsafe character as its \\uXXXX escape."""
+    return escape_line(text)  # json.dumps already escaped the C0 controls, quotes and backslashes
 
 
 def _order(hand: Hand) -> list:
@@ -134,7 +143,10 @@ def to_text(hand: Hand, title: str = "") -> str:
     """A readable history, like a cardroom's. Hole cards appear only when shown (and, for the dealer's
     copy with ``hand.done``, as dealt)."""
     config = hand.config
-    name = {p.seat: p.player for p in hand.players}
+    # Names and the title come from stored strings: escaped, so none can start a line of its own
+    # (a name holding "\n*** SUMMARY ***" cannot forge the summary).
+    name = {p.seat: escape_line(p.player) for p in hand.players}
+    title = escape_line(title)
     stakes = f"{config.small_blind}/{config.big_blind}"
     if config.betting == "fixed_limit":
         stakes = f"{config.small_bet}/{config.big_bet}, blinds {stakes}"
@@ -151,7 +163,7 @@ def to_text(hand: Hand, title: str = "") -> str:
         button += "; no small blind (dead)"
     lines.append(button)
     for p in hand.players:
-        lines.append(f"Seat {p.seat}: {p.player} ({p.start} in chips)")
+        lines.append(f"Seat {p.seat}: {name[p.seat]} ({p.start} in chips)")
     street_bet = {}
     board: list[str] = []
     hole_header = False
@@ -232,7 +244,7 @@ def to_text(hand: Hand, title: str = "") -> str:
         for stack in result["stacks"]:
             net = stack["net"]
             lines.append(
-                f"Seat {stack['seat']}: {stack['player']} finishes with {stack['stack']} "
+                f"Seat {stack['seat']}: {escape_line(stack['player'])} finishes with {stack['stack']} "
                 f"({'+' if net > 0 else ''}{net})"
             )
     return "\n".join(lines) + "\n"

@@ -149,39 +149,61 @@ CLOCK_ACTIONS = {
 }
 
 
+def _whole_number(value: str, field: str, message) -> int:
+    """A form's whole number: ASCII digits with an optional sign, else ValidationError on ``field``."""
+    digits = value[1:] if value[:1] in ("-", "+") else value
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 18):
+        raise ValidationError({field: message})
+    return int(value)
+
+
+def _clock_operation(action: str, post):
+    """The service call a clock button stands for, and its arguments."""
+    if action == "start":
+        return services.start_tournament, ()
+    if action == "open_registration":
+        return services.open_registration, ()
+    if action == "pause":
+        return services.pause_clock, ()
+    if action == "resume":
+        return services.resume_clock, ()
+    if action == "add_time":
+        seconds = _whole_number(post.get("seconds", ""), "seconds", _("Give a whole number of seconds."))
+        return services.add_time, (seconds,)
+    if action == "jump":
+        return services.jump_to_level, (_whole_number(post.get("index", ""), "index", _("Choose a level.")),)
+    if action in ("next_level", "previous_level"):
+        step = 1 if action == "next_level" else -1
+
+        def step_level(tournament, **kwargs):
+            # Read inside the locked transaction: the level the version check was made against.
+            index = services.clock_state(tournament).level_index + step
+            return services.jump_to_level(tournament, index, **kwargs)
+
+        return step_level, ()
+    return services.set_hand_for_hand, (action.endswith("_on"),)
+
+
 @staff_member_required
 @require_POST
 def console_clock(request, tournament_id: int, action: str):
+    """A clock button. Each form carries the clock version it was shown with (``clock_version``, kept
+    current by console.js): a repeated or stale post changes nothing and says the clock has moved."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     if action not in CLOCK_ACTIONS:
         raise Http404(_("No such clock action."))
     try:
-        if action == "start":
-            services.start_tournament(tournament, actor=request.user)
-        elif action == "open_registration":
-            services.open_registration(tournament, actor=request.user)
-        elif action == "pause":
-            services.pause_clock(tournament, actor=request.user)
-        elif action == "resume":
-            services.resume_clock(tournament, actor=request.user)
-        elif action == "add_time":
-            try:
-                seconds = int(request.POST.get("seconds", ""))
-            except ValueError:
-                raise ValidationError({"seconds": _("Give a whole number of seconds.")}) from None
-            services.add_time(tournament, seconds, actor=request.user)
-        elif action in ("next_level", "previous_level", "jump"):
-            state = services.clock_state(tournament)
-            if action == "jump":
-                try:
-                    index = int(request.POST.get("index", ""))
-                except ValueError:
-                    raise ValidationError({"index": _("Choose a level.")}) from None
-            else:
-                index = state.level_index + (1 if action == "next_level" else -1)
-            services.jump_to_level(tournament, index, actor=request.user)
-        elif action in ("hand_for_hand_on", "hand_for_hand_off"):
-            services.set_hand_for_hand(tournament, action.endswith("_on"), actor=request.user)
+        version = request.POST.get("clock_version", "")
+        if not (version.isascii() and version.isdigit() and len(version) <= 18):
+            raise ValidationError(
+                {
+                    "clock_version": _(
+                        "This page is out of date: reload it and try again (nothing was changed)."
+                    )
+                }
+            )
+        operation, args = _clock_operation(action, request.POST)
+        services.change_clock(tournament, operation, *args, expected_version=int(version), actor=request.user)
     except _service_errors() as exc:
         messages.error(request, _error_text(exc))
     return _back(request, tournament, "clock")
@@ -203,16 +225,17 @@ def console_announce(request, tournament_id: int):
 def console_register(request, tournament_id: int):
 
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    name = request.POST.get("name", "").strip()
+    name = request.POST.get("name", "")
     player_id = request.POST.get("player", "")
     try:
         with transaction.atomic():
             if player_id:
-                if not (player_id.isascii() and player_id.isdigit()):
+                if not (player_id.isascii() and player_id.isdigit() and len(player_id) <= 18):
                     raise ValidationError({"player": _("Choose a player from the list.")})
                 player = get_object_or_404(Player, pk=player_id)
-            elif name:
-                player = Player.objects.filter(name=name).first() or Player.objects.create(name=name[:200])
+            elif name.strip():
+                # "ana lima" registers Ana Lima when she is known: case, accents and spacing ignored.
+                player = services.player_named(name)
             else:
                 raise ValidationError({"name": _("Give the player's name.")})
             entry = services.register(tournament, player, actor=request.user)

@@ -1,6 +1,6 @@
 /* The director console: the clock widget is live (clock.js); when a newer director snapshot arrives
  * the other panels are re-fetched from the server-rendered page and swapped in, unless the director
- * is typing in one. */
+ * is typing in one, and the clock forms' hidden clock_version follows the snapshot's. */
 (function () {
   "use strict";
   var pending = null;
@@ -32,6 +32,12 @@
     var original = socket.handlers.snapshot;
     socket.handlers.snapshot = function (data, msg) {
       original(data, msg);
+      // Each clock button posts the clock version the director is looking at: a repeated or stale
+      // post changes nothing and says the clock has already moved.
+      var version = data && data.clock && data.clock.clock_version;
+      if (typeof version === "number") {
+        document.querySelectorAll("input[data-clock-version]").forEach(function (input) { input.value = String(version); });
+      }
       if (first) { first = false; return; }
       clearTimeout(pending);
       pending = setTimeout(refreshPanels, 250);

@@ -116,8 +116,9 @@ def test_legal_options_name_the_range(api, running):
 
 
 @pytest.mark.django_db
-def test_used_card_and_unknown_card_are_422(api):
-    """R2.1: a card already used in the hand, or a code that is not a card, is refused."""
+def test_used_card_is_422_and_unknown_card_is_400(api):
+    """R2.1: a card already used in the hand is a broken rule (422); a code that is not a card is a
+    malformed request (400, naming the field)."""
     _, table = make_table(stacks=(1000, 1000))
     tablet = Tablet(api, start(api, table, deal_mode="entered")["id"])
     assert tablet.send({"type": "board", "cards": ["Ah"]}).status_code == 200
@@ -129,9 +130,9 @@ def test_used_card_and_unknown_card_are_422(api):
     assert used.status_code == 422 and used.json()["code"] == "card_used" and "Ah" in used.json()["detail"]
     for bad in (["10h", "Kd"], ["AH", "Kd"], ["Xx", "Kd"]):
         response = tablet.send({"type": "board", "cards": bad})
-        assert response.status_code == 422, bad
-        assert response.json()["code"] == "bad_cards"
-        assert bad[0] in response.json()["detail"]
+        assert response.status_code == 400, bad
+        assert response.json()["code"] == "invalid"
+        assert "cards" in response.json()["errors"] and "cards" in response.json()["detail"]
     assert world(table) == state
 
 
@@ -283,6 +284,7 @@ def test_a_bad_hand_list_filter_is_400_naming_it(api, running, query):
 def test_events_after_a_seq_are_only_the_later_ones(api, running):
     _, tablet = running
     assert tablet.act(1, "call").status_code == 200
-    everything = api.get(f"/api/hands/{tablet.hand_id}/events/?after=-1").json()["events"]
+    everything = api.get(f"/api/hands/{tablet.hand_id}/events/").json()["events"]
+    assert api.get(f"/api/hands/{tablet.hand_id}/events/?after=-1").status_code == 400  # seqs start at 0
     later = api.get(f"/api/hands/{tablet.hand_id}/events/?after={tablet.seq - 1}").json()["events"]
     assert everything[0]["seq"] == 0 and [e["seq"] for e in later] == [tablet.seq]

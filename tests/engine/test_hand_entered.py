@@ -26,9 +26,9 @@ def test_no_betting_before_the_first_flop_card_is_turned_up_R4_2():
 def test_board_cards_are_checked_R2_1():
     hand = entered()
     for cards, code in [
-        (["Kd", "Qd"], "bad_cards"),
+        (["Kd", "Qd"], "wrong_card_count"),
         (["10h"], "bad_cards"),
-        ([], "bad_cards"),
+        ([], "wrong_card_count"),
         ("Kd", "bad_cards"),
     ]:
         with pytest.raises(RuleError) as error:
@@ -43,7 +43,7 @@ def test_board_cards_are_checked_R2_1():
     assert (error.value.code, error.value.rule) == ("card_used", "R2.1")
     with pytest.raises(RuleError) as error:
         hand.enter_board(["2c", "2c"])
-    assert error.value.code == "bad_cards"
+    assert (error.value.code, error.value.rule) == ("duplicate_card", "R2.1")
     hand.enter_board(["2c", "3c"])
     assert hand.board == ["Kd", "2c", "3c"]
 
@@ -61,7 +61,8 @@ def test_hands_are_shown_in_order_with_unused_cards():
     assert error.value.code == "card_used"
     with pytest.raises(RuleError) as error:
         hand.show(2, ["As", "3c", "Jh", "Jd"])  # R2.2: five hole cards
-    assert error.value.code == "bad_cards"
+    assert (error.value.code, error.value.rule) == ("wrong_card_count", "R2.2")
+    assert error.value.params["count"] == 5 and error.value.params["got"] == 4
     hand.show(2, ["As", "3c", "Jh", "Jd", "9c"])
     with pytest.raises(RuleError) as error:
         hand.show(3, ["As", "5c", "6h", "6d", "9d"])  # As was just shown by seat 2

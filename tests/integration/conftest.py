@@ -56,6 +56,8 @@ def service_env(transactional_db, redis_client):
         DJANGO_SETTINGS_MODULE="config.settings",
         PYTHONPATH=str(ROOT),
         PYTHONUNBUFFERED="1",
+        # The integration tests sign their HTTP requests in with Basic auth (off outside tests).
+        DJANGO_API_BASIC_AUTH="1",
     )
     return env
 

@@ -111,10 +111,11 @@ def test_paired_clock_counts_down_rolls_over_and_follows_the_director(server, br
     # itself (no ticker runs on this server, so no message tells it to).
     console.goto(f"{base}/console/{tid}/")
     csrf = console.locator("input[name=csrfmiddlewaretoken]").first.input_value()
+    version = console.locator("input[name=clock_version]").first.input_value()
     remaining = seconds_of(time_left.text_content())
     response = console.request.post(
         f"{base}/console/{tid}/clock/add_time/",
-        form={"seconds": str(-(remaining - 3)), "csrfmiddlewaretoken": csrf},
+        form={"seconds": str(-(remaining - 3)), "csrfmiddlewaretoken": csrf, "clock_version": version},
     )
     assert response.ok
     expect(time_left).to_have_text(re.compile(r"^0:0[0-4]$"), timeout=3000)

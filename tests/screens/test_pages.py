@@ -29,16 +29,20 @@ def test_an_unpaired_screen_is_sent_to_pairing_and_a_code_pairs_it_once(client, 
     # Only a hash is stored, and the code works once.
     assert not PairingCode.objects.filter(code_hash=new.code).exists()
     again = client.post("/pair/", {"code": new.code})
-    assert again.status_code == 400 and "already been used" in again.content.decode()
+    # A used code conflicts with the code's state: 409 (docs/api-errors.md).
+    assert again.status_code == 409 and "already been used" in again.content.decode()
     assert Device.objects.filter(tournament=tournament).count() == 1
 
 
 def test_expired_and_unknown_codes_are_refused_plainly(client, tournament):
     new = create_pairing_code(tournament=tournament, kind=DeviceKind.CLOCK)
     PairingCode.objects.filter(pk=new.pairing.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
-    assert "expired" in client.post("/pair/", {"code": new.code}).content.decode()
-    assert "not known" in client.post("/pair/", {"code": "ZZZZ-ZZZZ"}).content.decode()
-    assert "8 letters" in client.post("/pair/", {"code": "12"}).content.decode()
+    expired = client.post("/pair/", {"code": new.code})
+    assert expired.status_code == 409 and "expired" in expired.content.decode()
+    unknown = client.post("/pair/", {"code": "ZZZZ-ZZZZ"})
+    assert unknown.status_code == 404 and "not known" in unknown.content.decode()
+    malformed = client.post("/pair/", {"code": "12"})
+    assert malformed.status_code == 400 and "8 letters" in malformed.content.decode()
     assert not Device.objects.exists()
 
 
@@ -90,7 +94,9 @@ def test_console_shows_every_panel_and_its_buttons_drive_the_services(client, to
     ):
         assert section in page
     assert "Player 1" in page and "Table 1" in page
-    response = client.post(f"/console/{tournament.pk}/clock/next_level/")
+    response = client.post(
+        f"/console/{tournament.pk}/clock/next_level/", {"clock_version": tournament.clock_version}
+    )
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert tournament.level_index == 1
@@ -98,7 +104,7 @@ def test_console_shows_every_panel_and_its_buttons_drive_the_services(client, to
 
     assert AuditEntry.objects.filter(tournament=tournament, action="clock.jump", actor=staff).exists()
     # A refused change is reported and changes nothing.
-    client.post(f"/console/{tournament.pk}/clock/resume/")
+    client.post(f"/console/{tournament.pk}/clock/resume/", {"clock_version": tournament.clock_version})
     messages = [str(m) for m in client.get(f"/console/{tournament.pk}/").context["messages"]]
     assert any("not paused" in m for m in messages)
     client.post(f"/console/{tournament.pk}/announce/", {"text": "Dinner break at level 6"})
@@ -331,7 +337,11 @@ def test_console_registration_and_bad_input_are_reported_and_change_nothing(clie
     assert tournament.entries.filter(player__name="Ana Lopez").count() == 1
     response = client.post(f"/console/{tournament.pk}/register/", {"name": ""}, follow=True)
     assert any("name" in str(m) for m in response.context["messages"])
-    response = client.post(f"/console/{tournament.pk}/clock/add_time/", {"seconds": "soon"}, follow=True)
+    response = client.post(
+        f"/console/{tournament.pk}/clock/add_time/",
+        {"seconds": "soon", "clock_version": tournament.clock_version},
+        follow=True,
+    )
     assert any("seconds" in str(m) for m in response.context["messages"])
     assert client.post(f"/console/{tournament.pk}/clock/explode/").status_code == 404
 

@@ -13,7 +13,7 @@ from django.test import Client, override_settings
 from dealing.models import Hand, HandEvent
 from screens.models import DeviceKind, FloorCall
 from screens.pairing import create_pairing_code, redeem_pairing_code, revoke_device
-from tests.dealing.conftest import make_tournament
+from tests.factories import make_table as make_tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -6,6 +6,7 @@ from rest_framework.test import APIClient
 from tables import services
 from tables.models import Move, Seat, SeatDraw, Table
 from tests.factories import make_tournament
+from tournaments.errors import TournamentError
 from tournaments.models import AuditEntry, Entry, Player
 
 pytestmark = pytest.mark.django_db
@@ -84,10 +85,10 @@ def test_manual_move_to_an_open_seat(api, drawn):
     "change, status, words",
     [
         ({"seat": "occupied"}, 409, "is taken"),
-        ({"seat": 9}, 422, "R2.7"),
+        ({"seat": 9}, 400, "seat"),  # out of range: seats are 1 to 8 (R2.7), the schema says so
         ({"seat": 0}, 400, "seat"),
-        ({"table": 7}, 400, "No table 7"),
-        ({"entry": 999999}, 400, "No entry"),
+        ({"table": 7}, 404, "No table 7"),  # a reference to nothing: 404, like an id in the path
+        ({"entry": 999999}, 404, "No entry"),
         ({"reason": ""}, 400, "reason"),
     ],
 )
@@ -135,8 +136,13 @@ def test_a_ninth_seat_at_a_table_is_refused(api):
         {"entry": mover.entry_id, "table": 1, "seat": 9, "reason": "squeeze in"},
         format="json",
     )
-    assert response.status_code == 422
-    assert response.json()["rule"] == "R2.7"
+    # Out of every table's range (the schema says 1 to 8): a malformed request.
+    assert response.status_code == 400 and "seat" in response.json()["errors"]
+    assert state(tournament) == before
+    # The service itself refuses it as the rule it is.
+    with pytest.raises(TournamentError) as refused:
+        services.move_entry(mover.entry, Table.objects.get(tournament=tournament, number=1), 9, reason="x")
+    assert refused.value.rule == "R2.7" and refused.value.status == 422
     assert state(tournament) == before
 
 
@@ -208,8 +214,9 @@ def test_break_order_can_be_seen_and_changed(api):
     assert api.put(url, {"order": [1, 3, 2]}, format="json").json() == {"order": [1, 3, 2]}
     before = state(tournament)
     bad = api.put(url, {"order": [1, 3]}, format="json")
-    assert bad.status_code == 400 and "missing 2" in bad.json()["detail"]
-    assert api.put(url, {"order": [1, 3, 9, 2]}, format="json").status_code == 400
+    # Well formed, but not every active table once: a rule on the values (422, R8.4).
+    assert bad.status_code == 422 and "missing 2" in bad.json()["detail"]
+    assert api.put(url, {"order": [1, 3, 9, 2]}, format="json").status_code == 422
     assert state(tournament) == before
 
 
@@ -270,8 +277,8 @@ def test_seat_entry_bad_input_is_refused_and_changes_nothing(api, drawn):
     for body, code, words in [
         ({}, 400, "entry"),
         ({"entry": "Ann"}, 400, "entry"),
-        ({"entry": 10**30}, 400, "No entry"),
-        ({"entry": elsewhere.pk}, 400, "No entry"),
+        ({"entry": 10**30}, 400, "entry"),  # out of the id range the schema states
+        ({"entry": elsewhere.pk}, 404, "No entry"),
         ({"entry": seated_entry}, 409, "already has a seat"),
         ({"entry": busted.pk}, 409, "out of the tournament"),
     ]:

@@ -55,19 +55,22 @@ def test_create_tournament_copies_the_template(api, template):
 
 
 @pytest.mark.parametrize(
-    "field, value, words",
+    "field, value, status, words",
     [
-        ("starting_stack", -5, ["starting_stack"]),
-        ("starting_stack", 10**12, ["starting_stack"]),
-        ("seats_per_table", 9, ["seats_per_table"]),
-        ("payout_percentages", [30, 70], ["payout_percentages", "higher"]),
-        ("game", "holdem", ["game"]),
+        ("starting_stack", -5, 400, ["starting_stack"]),
+        ("starting_stack", 10**12, 400, ["starting_stack"]),
+        ("seats_per_table", 9, 400, ["seats_per_table"]),
+        # Well formed (numbers from 0 to 100), but against the payout rules: 422.
+        ("payout_percentages", [30, 70], 422, ["payout_percentages", "higher"]),
+        ("game", "holdem", 400, ["game"]),
     ],
 )
-def test_create_tournament_bad_input_names_the_field_and_creates_nothing(api, template, field, value, words):
+def test_create_tournament_bad_input_names_the_field_and_creates_nothing(
+    api, template, field, value, status, words
+):
     before = state(template)
     data = {"name": "Bad", "game": "courchevel", "structure": template.pk, field: value}
-    refused(api.post("/api/tournaments/", data, format="json"), 400, *words)
+    refused(api.post("/api/tournaments/", data, format="json"), status, *words)
     assert state(template) == before
 
 
@@ -97,7 +100,7 @@ def test_edit_tournament_bad_input_changes_nothing(api, running):
     before = state(tournament)
     refused(
         api.patch(f"/api/tournaments/{tournament.pk}/", {"payout_percentages": [50, 30]}, format="json"),
-        400,
+        422,
         "payout_percentages",
         "100",
     )
@@ -163,8 +166,10 @@ def test_clock_read_and_operations(api, running):
     assert clock["running"] and clock["level_number"] == 1 and clock["level"]["big_blind"] == 100
     paused = api.post(url + "pause/").json()
     assert paused["paused"] and not paused["running"]
+    removed = api.post(url + "add-time/", {"seconds": -300}, format="json").json()
+    assert removed["remaining_seconds"] == pytest.approx(paused["remaining_seconds"] - 300, abs=0.01)
     added = api.post(url + "add-time/", {"seconds": 120}, format="json").json()
-    assert added["remaining_seconds"] == pytest.approx(paused["remaining_seconds"] + 120, abs=0.01)
+    assert added["remaining_seconds"] == pytest.approx(removed["remaining_seconds"] + 120, abs=0.01)
     assert api.post(url + "resume/").json()["running"]
     jumped = api.post(url + "jump/", {"level_index": 4}, format="json").json()
     assert jumped["is_break"] and jumped["level_for_next_hand"]["order"] == 5
@@ -183,7 +188,9 @@ def test_clock_operations_in_the_wrong_state_or_with_bad_input_change_nothing(ap
     refused(api.post(url + "resume/"), 409, "not paused")
     refused(api.post(url + "add-time/", {"seconds": 0}, format="json"), 400, "seconds")
     refused(api.post(url + "add-time/", {"seconds": "ten"}, format="json"), 400, "seconds")
-    refused(api.post(url + "add-time/", {"seconds": -5000}, format="json"), 409, "more time than is left")
+    refused(api.post(url + "add-time/", {"seconds": -5000}, format="json"), 422, "more time than is left")
+    # Never more than the level's own length left: the level has just started, nothing can be added.
+    refused(api.post(url + "add-time/", {"seconds": 7200}, format="json"), 422, "its own length")
     refused(api.post(url + "jump/", {"level_index": 999}, format="json"), 400, "level_index")
     refused(api.post(url + "jump/", {"level_index": -1}, format="json"), 400, "level_index")
     refused(api.post(url + "hand-for-hand/", {"on": False}, format="json"), 409, "already off")
@@ -215,7 +222,7 @@ def test_register_and_reenter_bad_input_change_nothing(api, running):
     player = entries_of(tournament)[0].player
     before = state(tournament)
     refused(api.post(f"/api/tournaments/{tournament.pk}/entries/", {}), 400, "player")
-    refused(api.post(f"/api/tournaments/{tournament.pk}/entries/", {"player": 99999}), 400, "player")
+    refused(api.post(f"/api/tournaments/{tournament.pk}/entries/", {"player": 99999}), 404, "player")
     refused(api.post(f"/api/tournaments/{tournament.pk}/entries/", {"player": player.pk}), 409, "closed")
     out = zero(entries_of(tournament)[0])
     services.bust_entries(tournament, [(out, 20000)])
@@ -265,7 +272,7 @@ def test_bust_of_a_player_with_chips_or_bad_input_changes_nothing(api, running):
         400,
         "chips_at_start",
     )
-    refused(api.post(url, {"busts": [{"entry": 99999, "chips_at_start": 5}]}, format="json"), 400, "99999")
+    refused(api.post(url, {"busts": [{"entry": 99999, "chips_at_start": 5}]}, format="json"), 404, "99999")
     refused(
         api.post(url, {"busts": [{"entry": 10**30, "chips_at_start": 5}]}, format="json"), 400, "busts.entry"
     )
@@ -376,16 +383,16 @@ def test_icm_calculator(anon):
 
 
 @pytest.mark.parametrize(
-    "data, words",
+    "data, status, words",
     [
-        ({"stacks": [5000, 0], "payouts": [10]}, ["stacks"]),
-        ({"stacks": [5000, 3000], "payouts": [10, 20]}, ["payouts", "higher"]),
-        ({"stacks": [], "payouts": [10]}, ["stacks"]),
-        ({"stacks": [1] * 15, "payouts": [10]}, ["stacks"]),
+        ({"stacks": [5000, 0], "payouts": [10]}, 400, ["stacks"]),
+        ({"stacks": [5000, 3000], "payouts": [10, 20]}, 422, ["payouts", "higher"]),
+        ({"stacks": [], "payouts": [10]}, 400, ["stacks"]),
+        ({"stacks": [1] * 15, "payouts": [10]}, 400, ["stacks"]),
     ],
 )
-def test_icm_calculator_bad_input(anon, data, words):
-    refused(anon.post("/api/icm/", data, format="json"), 400, *words)
+def test_icm_calculator_bad_input(anon, data, status, words):
+    refused(anon.post("/api/icm/", data, format="json"), status, *words)
 
 
 # ---------------------------------------------------------------- structures, levels, players
@@ -424,12 +431,12 @@ def test_structure_and_level_bad_input_change_nothing(api, template):
     before = state(template, copy, level)
     refused(
         api.patch(f"/api/levels/{level.pk}/", {"small_blind": 300}, format="json"),
-        400,
+        422,
         "small_blind",
         "big blind",
     )
     refused(api.patch(f"/api/levels/{level.pk}/", {"big_blind": -100}, format="json"), 400, "big_blind")
-    refused(api.patch(f"/api/levels/{level.pk}/", {"ante_kind": "big_blind"}, format="json"), 400, "ante")
+    refused(api.patch(f"/api/levels/{level.pk}/", {"ante_kind": "big_blind"}, format="json"), 422, "ante")
     template_level = template.levels.get(order=0)
     refused(api.patch(f"/api/levels/{template_level.pk}/", {"big_blind": 200}, format="json"), 409, "copy")
     refused(
@@ -479,7 +486,7 @@ def test_create_fixed_limit_structure_checks_R3_3(api):
             {"duration_minutes": 20, "small_blind": 10, "big_blind": 15, "small_bet": 20, "big_bet": 40}
         ],
     }
-    refused(api.post("/api/structures/", bad, format="json"), 400, "small_bet", "R3.3")
+    refused(api.post("/api/structures/", bad, format="json"), 422, "small_bet", "R3.3")
     assert state() == before
 
 

@@ -71,11 +71,26 @@ def test_pause_after_the_boundary_was_crossed_pauses_in_the_new_level():
 def test_add_time_to_a_break_extends_only_the_break():
     c = started()
     on_break = at(2400 + 120)  # two minutes into the break
-    longer = clock.add_time(PERIODS, c, on_break, 300)
-    assert clock.state(PERIODS, longer, on_break).remaining == pytest.approx(780)
-    assert clock.state(PERIODS, longer, at(3000)).is_break  # would have ended here without the 5 minutes
-    after = clock.state(PERIODS, longer, at(3300))
+    longer = clock.add_time(PERIODS, c, on_break, 100)
+    assert clock.state(PERIODS, longer, on_break).remaining == pytest.approx(580)
+    assert clock.state(PERIODS, longer, at(3050)).is_break  # would have ended at 3000 without the 100 s
+    after = clock.state(PERIODS, longer, at(3100))
     assert after.level_index == 3 and after.remaining == 1200  # the next level keeps its full length
+
+
+def test_time_left_never_exceeds_the_levels_own_length():
+    """Adding 7,200 s to a 20-minute level is refused: at most the time already run can be added back,
+    and the error carries the allowed range."""
+    c = started()
+    assert clock.add_time_range(PERIODS, c, at(0)) == (-1200, 0)
+    with pytest.raises(ClockError) as error:
+        clock.add_time(PERIODS, c, at(300), 7200)
+    assert error.value.code == "too_much_time" and error.value.rule == "R8.2"
+    assert (error.value.params["minimum"], error.value.params["maximum"]) == (-900, 300)
+    back_to_full = clock.add_time(PERIODS, c, at(300), 300)
+    assert clock.state(PERIODS, back_to_full, at(300)).remaining == pytest.approx(1200)
+    with pytest.raises(ClockError):
+        clock.add_time(PERIODS, back_to_full, at(300), 1)
 
 
 def test_remove_time_cannot_go_below_zero_and_exactly_zero_ends_the_level():

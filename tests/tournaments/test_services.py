@@ -137,7 +137,7 @@ def test_clock_operations_bump_the_version_and_are_audited(running, staff):
     tournament = running(4)
     version = tournament.clock_version
     services.pause_clock(tournament, actor=staff)
-    services.add_time(tournament, 60, actor=staff)
+    services.add_time(tournament, -60, actor=staff)
     services.resume_clock(tournament, actor=staff)
     services.jump_to_level(tournament, 3, actor=staff)
     tournament.refresh_from_db()

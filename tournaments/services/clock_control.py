@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
@@ -13,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .. import clock as clockmath
 from ..audit import AuditAction, record_audit
-from ..errors import StateError
+from ..errors import RuleError, StateError
 from ..models import Tournament, clock_changed
 from ..selectors import clock_of, periods_of
 from .common import Status, locked
@@ -50,20 +49,63 @@ def clock_op(tournament: Tournament, op, *args, actor=None, action: str, now=Non
     try:
         new = op(periods_of(tournament), clock_of(tournament), now, *args)
     except clockmath.ClockError as exc:
-        raise StateError(_clock_message(exc), code=exc.code, rule=exc.rule, params=exc.params) from exc
+        # Too much time added or removed breaks a rule (422, with the range); the rest is the state.
+        error = RuleError if exc.code in CLOCK_RULE_CODES else StateError
+        raise error(_clock_message(exc), code=exc.code, rule=exc.rule, params=exc.params) from exc
     store_clock(tournament, new, now, **extra)
     record_audit(actor, action, tournament, data=data)
     return tournament
 
 
+CLOCK_RULE_CODES = {"not_enough_time", "too_much_time"}
+
+
+def expect_clock_version(tournament: Tournament, expected: int | None) -> None:
+    """A change made against another clock version is refused (409 ``clock_moved``): a repeated or
+    stale request changes nothing. Call it with the tournament row locked."""
+    if expected is not None and tournament.clock_version != expected:
+        raise StateError(
+            _(
+                "The clock has already moved since this was sent: nothing was changed. Check the clock and try again."
+            ),
+            code="clock_moved",
+            field="clock_version",
+            params={"clock_version": tournament.clock_version, "expected": expected},
+        )
+
+
+@transaction.atomic
+def change_clock(tournament: Tournament, operation, *args, expected_version: int | None = None, **kwargs):
+    """Run a clock or lifecycle ``operation`` only if the clock is still at ``expected_version``
+    (None: whatever it is), in one transaction with the tournament locked."""
+    tournament = locked(tournament)
+    expect_clock_version(tournament, expected_version)
+    return operation(tournament, *args, **kwargs)
+
+
 def _clock_message(exc: clockmath.ClockError):
+    params = exc.params
+    if exc.code == "not_enough_time":
+        return (
+            _(
+                "Cannot remove more time than is left in the level (%(remaining)s s): add from %(minimum)s to "
+                "%(maximum)s seconds."
+            )
+            % params
+        )
+    if exc.code == "too_much_time":
+        return (
+            _(
+                "A level cannot have more time left than its own length (%(length)s s): add from %(minimum)s "
+                "to %(maximum)s seconds."
+            )
+            % params
+        )
     messages = {
         "already_started": _("The clock has already been started."),
         "not_running": _("The clock is not running."),
         "not_paused": _("The clock is not paused."),
         "not_started": _("The clock has not been started."),
-        "not_enough_time": _("Cannot remove more time than is left in the level."),
-        "too_much_time": _("A level cannot have more than 24 hours left."),
         "no_such_level": _("There is no level at that position."),
         "hand_for_hand": _("Hand-for-hand is on: the clock moves only as rounds finish (R8.6)."),
     }
@@ -108,11 +150,13 @@ def add_time(tournament, seconds: int, *, actor=None, now=None):
 def jump_to_level(tournament, index: int, *, actor=None, now=None):
     count = tournament.structure.levels.count()
     if not 0 <= index < count:
-        raise ValidationError(
-            {
-                "level_index": _("There is no level at position %(index)s (0 to %(last)s).")
-                % {"index": index, "last": count - 1}
-            }
+        raise RuleError(
+            _("There is no level at position %(index)s (0 to %(last)s).")
+            % {"index": index, "last": count - 1},
+            code="no_such_level",
+            field="level_index",
+            rule="R8.2",
+            params={"level_index": index, "minimum": 0, "maximum": count - 1},
         )
     return clock_op(
         tournament,

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.validators import clean_player_name
 from tables import services as tables_services
 from tables.models import Seat, Table
 
@@ -21,6 +22,15 @@ from ..models import Entry, Player, Tournament, clock_changed, tournament_change
 from ..selectors import clock_of, periods_of, registration_open
 from .common import MAX_CHIPS, Status, locked
 from .prizes import recompute_prizes
+
+
+def player_named(name: str) -> Player:
+    """The player of this name for a registration: an existing player whose name matches with case,
+    accents and spacing ignored ("ana lima" is "Ana Lima"), else a new player. The name is checked
+    first (1 to 64 characters, no control, bidi or invisible characters): ValidationError names the
+    problem."""
+    name = clean_player_name(name)
+    return Player.objects.matching(name).first() or Player.objects.create(name=name)
 
 
 def _seat_if_drawn(entry: Entry) -> None:

@@ -141,7 +141,9 @@ def open_registration(tournament: Tournament, *, actor=None) -> Tournament:
             code="wrong_status",
         )
     tournament.status = Status.REGISTERING
-    tournament.save(update_fields=["status"])
+    # A console post made before this (a repeated "open registration") is refused as stale.
+    tournament.clock_version += 1
+    tournament.save(update_fields=["status", "clock_version"])
     record_audit(actor, AuditAction.TOURNAMENT_OPEN_REGISTRATION, tournament)
     clock_changed(tournament.pk)
     return tournament
