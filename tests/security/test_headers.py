@@ -185,7 +185,9 @@ def test_the_tablet_acts_with_its_cookie_and_the_pages_csrf_token(world):
     hand = Hand.objects.get(pk=started.json()["id"])
     events = HandEvent.objects.filter(hand=hand)
     assert events.first().device == tablet.label and events.first().actor == tablet.user  # not staff
-    floor = client.post(f"/tablet/{table.pk}/floor/", headers=headers)
+    floor = client.post(  # a JSON body, as tablet.js sends it
+        f"/tablet/{table.pk}/floor/", data="{}", content_type="application/json", headers=headers
+    )
     assert floor.status_code == 200 and FloorCall.objects.get().device_label == tablet.label
 
 
