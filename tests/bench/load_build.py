@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import statistics
 import time
+import uuid
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
@@ -16,11 +17,13 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from dealing import services as dealing_services
+from dealing.models import Hand
 from screens import snapshots
 from screens.models import DeviceKind
 from screens.pairing import create_pairing_code, redeem_pairing_code
 from tables.models import Table
 from tables.services import draw_seats
+from tests.bench.load_http import choose_action
 from tournaments import services
 from tournaments.models import BlindStructure, Player, Tournament
 
@@ -99,6 +102,33 @@ def deal_one_hand(table_id: int) -> None:
     """A hand in progress at the table (so its snapshot carries a hand), through the service."""
     director = get_user_model().objects.filter(is_staff=True).order_by("pk").first()
     dealing_services.start_next_hand(Table.objects.get(pk=table_id), actor=director)
+
+
+def advance_hands(table_ids: list[int], *, most: int, fold: float, bet: float, rng) -> dict:
+    """Each table's play advanced by 0 to ``most`` dealer inputs (uniformly), through the dealing
+    services, so the tables sit at random points of their hands as in a real event (hands then end
+    during a short run at the steady rate, not all at once after the first minutes)."""
+    director = get_user_model().objects.filter(is_staff=True).order_by("pk").first()
+    started = time.perf_counter()
+    inputs = ends = 0
+    for table_id in table_ids:
+        hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
+        for _ in range(rng.randrange(most + 1)):
+            inputs += 1
+            if hand is None or hand.status != Hand.Status.RUNNING:
+                hand = dealing_services.start_next_hand(Table.objects.get(pk=table_id), actor=director)
+                continue
+            options = dealing_services.snapshot(hand)["public"]["options"]
+            action, amount = choose_action(options, rng, fold, bet)
+            body = {"type": "action", "seat": options["seat"], "action": action}
+            if amount is not None:
+                body["amount"] = amount
+            dealing_services.apply_input(
+                hand, body, expected_seq=hand.state_seq, client_action_id=str(uuid.uuid4()), actor=director
+            )
+            hand.refresh_from_db()
+            ends += hand.status != Hand.Status.RUNNING
+    return {"inputs": inputs, "ends": ends, "seconds": time.perf_counter() - started}
 
 
 def snapshot_cost(build, *args, repeats: int = 15) -> tuple[float, int, int]:

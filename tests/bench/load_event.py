@@ -35,6 +35,7 @@ import asyncio
 import collections
 import contextlib
 import json
+import multiprocessing
 import os
 import random
 import secrets
@@ -57,6 +58,7 @@ if str(ROOT) not in sys.path:
 from tests.bench.load_http import (  # noqa: E402
     HTTPError,
     HTTPPool,
+    choose_action,
     load_average,
     median,
     ms,
@@ -71,8 +73,15 @@ PING_EVERY = 15.0  # live.js
 LEVEL_TIMEOUT = 60.0
 FINAL_CODES = {4001, 4003, 4004, 4010}  # live.js does not reconnect after these
 MAX_RECONNECTS = 20
-SMALL = {"tables": 50, "clocks": 10, "rates": "25", "seconds": 5.0}
-DEFAULTS = {"tables": 1250, "clocks": 100, "rates": "100,250,500", "seconds": 20.0}
+SMALL = {"tables": 50, "clocks": 10, "rates": "25", "seconds": 5.0, "probe": 12, "advance": 12}
+DEFAULTS = {
+    "tables": 1250,
+    "clocks": 100,
+    "rates": "100,250,500",
+    "seconds": 20.0,
+    "probe": 40,
+    "advance": 16,
+}
 
 
 def say(*parts) -> None:
@@ -223,6 +232,8 @@ class Driver:
         self.tasks: set[asyncio.Task] = set()
         self.level_target: int | None = None
         self.closes: collections.Counter = collections.Counter()
+        self.stage = "opening sockets"
+        self.closes_by_stage: collections.Counter = collections.Counter()
         self.socket_errors: collections.Counter = collections.Counter()
         self.phase: Phase | None = None
         self.closing = False
@@ -338,6 +349,7 @@ class Driver:
         screen.close_code = code
         if not self.closing:
             self.closes[code] += 1
+            self.closes_by_stage[self.stage] += 1
             if self.phase is not None:
                 self.phase.closes += 1
             self.reconnect_later(screen)
@@ -388,15 +400,7 @@ class Driver:
         options = state.get("options")
         if state.get("phase") != "action" or not options:
             return None
-        actions = options["actions"]
-        if "fold" in actions and options["call"] and self.rng.random() < self.args.fold:
-            action = "fold"
-        elif "check" in actions:
-            action = "check"
-        elif "call" in actions:
-            action = "call"
-        else:
-            action = "fold"
+        action, amount = choose_action(options, self.rng, self.args.fold, self.args.bet)
         body = {
             "type": "action",
             "seat": options["seat"],
@@ -404,6 +408,8 @@ class Driver:
             "client_action_id": str(uuid.uuid4()),
             "expected_seq": hand["seq"],
         }
+        if amount is not None:
+            body["amount"] = amount
         return "action", f"/api/hands/{hand['id']}/actions/", body
 
     async def send_input(self, screen: Screen, phase: Phase) -> None:
@@ -476,6 +482,7 @@ class Driver:
     async def run_phase(self, phase: Phase, sample_cpu) -> None:
         phase.cpu = sample_cpu()
         self.phase = phase
+        self.stage = phase.name
         total = max(1, round(phase.rate * phase.seconds))
         phase.offered = total
         phase.started = start = time.perf_counter()
@@ -499,10 +506,14 @@ class Driver:
         after = sample_cpu()
         phase.cpu = {name: after[name] - phase.cpu.get(name, 0.0) for name in after}
         phase.cpu["_wall"] = time.perf_counter() - start
+        self.phase = None
+        self.stage = f"after {phase.name}"
 
     async def probe(self, count: int, sample_cpu) -> Phase:
         """Server time per kind of input with nothing else going on: one table, one input at a time."""
         phase = Phase("probe (1 table, sequential)", 0, 0)
+        self.phase = phase
+        self.stage = phase.name
         phase.cpu = sample_cpu()
         screen = self.tablets[0]
         if screen in self.idle:
@@ -526,6 +537,8 @@ class Driver:
         after = sample_cpu()
         phase.cpu = {name: after[name] - phase.cpu.get(name, 0.0) for name in after}
         phase.cpu["_wall"] = phase.elapsed
+        self.phase = None
+        self.stage = f"after {phase.name}"
         return phase
 
     async def wait_quiet(self, timeout: float) -> None:
@@ -574,8 +587,18 @@ def parse_args(argv=None):
     parser.add_argument("--seconds", type=float, help="seconds per rate (default 20)")
     parser.add_argument("--embedded", action="store_true", help="SQLite, in-memory layer, manage.py serve")
     parser.add_argument("--small", action="store_true", help="CI size; exit 1 on any error or lost update")
-    parser.add_argument("--fold", type=float, default=0.3, help="chance of folding to a bet (0.3)")
-    parser.add_argument("--probe", type=int, default=40, help="sequential inputs at one table first (40)")
+    parser.add_argument("--fold", type=float, default=0.6, help="chance of folding to a bet (0.6)")
+    parser.add_argument("--bet", type=float, default=0.3, help="chance of betting when checked to (0.3)")
+    parser.add_argument("--probe", type=int, help="sequential inputs at one table first (40; small 12)")
+    parser.add_argument(
+        "--advance",
+        type=int,
+        help="before the run, advance each table by 0..N inputs in-process (14; small 12), so hands end "
+        "at a steady rate",
+    )
+    parser.add_argument(
+        "--setup-workers", type=int, default=2, help="processes advancing the tables (2; SQLite 1)"
+    )
     parser.add_argument("--no-refresh", dest="refresh", action="store_false", help="no refresh after inputs")
     parser.add_argument("--connections", type=int, default=32, help="HTTP connections per server (32)")
     parser.add_argument("--open-concurrency", type=int, default=20, help="sockets opening at once (20)")
@@ -621,6 +644,20 @@ def server_environment(args, database_url: str, redis_url: str) -> dict:
             DJANGO_HSTS_SECONDS="0",
         )
     return env
+
+
+def advance_chunk(table_ids: list[int], args, seed: int) -> dict:
+    """One process's share of the advance (forked after Django is set up, connections closed)."""
+    from django.db import connections
+
+    from tests.bench import load_build
+
+    try:
+        return load_build.advance_hands(
+            table_ids, most=args.advance, fold=args.fold, bet=args.bet, rng=random.Random(seed)
+        )
+    finally:
+        connections.close_all()
 
 
 def table_of_figures(rows: list[tuple], header: tuple) -> str:
@@ -688,6 +725,24 @@ def main(argv=None) -> int:
             f"start {t['start']:.2f}s, pair {len(event.tables)} tablets {t['pair_tablets']:.1f}s, "
             f"pair {args.clocks} clocks {t['pair_clocks']:.1f}s; {load_average()}"
         )
+        if args.advance:
+            connections.close_all()
+            table_ids = [table_id for table_id, _number in event.tables]
+            workers = 1 if args.embedded else max(1, args.setup_workers)
+            chunks = [(table_ids[i::workers], args, args.seed + i) for i in range(workers)]
+            started = time.perf_counter()
+            if workers == 1:
+                results = [advance_chunk(*chunks[0])]
+            else:
+                with multiprocessing.get_context("fork").Pool(workers) as pool:
+                    results = pool.starmap(advance_chunk, chunks)
+            inputs = sum(r["inputs"] for r in results)
+            seconds = time.perf_counter() - started
+            say(
+                f"tables advanced to random points of their hands: {inputs} inputs in {seconds:.1f}s "
+                f"({workers} process(es), in-process services), {sum(r['ends'] for r in results)} hands "
+                f"ended; {load_average()}"
+            )
         connections.close_all()
 
         # The servers.
@@ -805,6 +860,7 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
     driver.spawn(driver.sweeper())
 
     # The director console's page (staff session), idle.
+    driver.stage = "console page"
     cookie = {"Cookie": f"sessionid={session}"}
     for _ in range(3):
         started = time.perf_counter()
@@ -837,6 +893,7 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
     # The level change: the director jumps to the next level of play through the API.
     await driver.wait_quiet(LOST_AFTER + 5)
     driver.phase = None
+    driver.stage = "level change"
     clock = next((s for s in driver.clocks if s.data), None) or next(s for s in driver.tablets if s.data)
     data = clock.data
     current = data["clock"]["level_index"] if clock.kind == "clock" else data["level"]["index"]
@@ -901,7 +958,7 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
         f"RESULTS  {len(event.tables)} tables, {args.clocks} clocks, {args.servers} server(s), "
         f"{'embedded' if args.embedded else 'PostgreSQL + Redis'}, "
         f"{'production' if not args.dev_settings else 'development'} settings, "
-        f"refresh after input {'on' if args.refresh else 'off'}, fold {args.fold:g}"
+        f"refresh after input {'on' if args.refresh else 'off'}, fold {args.fold:g}, bet {args.bet:g}"
     )
     players = len(event.tables) * args.seats
     t = event.timings
@@ -967,6 +1024,8 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
     say(table_of_figures(rows, header))
     closes = ", ".join(f"{code}: {n}" for code, n in sorted(driver.closes.items())) or "none"
     closes += f" ({sum(s.reconnects for s in driver.screens)} reconnects, as live.js does)"
+    if driver.closes_by_stage:
+        closes += "; by stage: " + ", ".join(f"{k}: {v}" for k, v in driver.closes_by_stage.items())
     socket_errors = ", ".join(f"{k}: {v}" for k, v in driver.socket_errors.items()) or "none"
     say(f"socket closes: {closes}; socket errors: {socket_errors}")
     if driver.closes:

@@ -120,6 +120,23 @@ class HTTPPool:
         self.idle.clear()
 
 
+# --- the dealer's choice ----------------------------------------------------------------------------
+
+
+def choose_action(options: dict, rng, fold: float, bet: float) -> tuple[str, int | None]:
+    """A legal (action, amount) from the engine's options: with nothing to call, bet the minimum with
+    probability ``bet`` else check; facing a bet, fold with probability ``fold`` else call. Never a
+    raise, so no betting war and no all-in."""
+    actions = options["actions"]
+    if options["call"]:
+        if "fold" in actions and rng.random() < fold:
+            return "fold", None
+        return ("call", None) if "call" in actions else ("fold", None)
+    if "bet" in actions and options.get("min_to") and rng.random() < bet:
+        return "bet", options["min_to"]
+    return ("check", None) if "check" in actions else ("fold", None)
+
+
 # --- CPU seconds from /proc ------------------------------------------------------------------------
 
 
