@@ -12,10 +12,11 @@ import uuid
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from config.errors import ServiceError
 from dealing import services as dealing_services
 from dealing.models import Hand
 from screens import snapshots
@@ -107,28 +108,57 @@ def deal_one_hand(table_id: int) -> None:
 def advance_hands(table_ids: list[int], *, most: int, fold: float, bet: float, rng) -> dict:
     """Each table's play advanced by 0 to ``most`` dealer inputs (uniformly), through the dealing
     services, so the tables sit at random points of their hands as in a real event (hands then end
-    during a short run at the steady rate, not all at once after the first minutes)."""
+    during a short run at the steady rate, not all at once after the first minutes). An input the
+    product refuses or fails (a deadlock between two hand ends, say) is retried twice, then that
+    table is left where it is; both are counted."""
     director = get_user_model().objects.filter(is_staff=True).order_by("pk").first()
     started = time.perf_counter()
-    inputs = ends = 0
+    inputs = ends = retried = given_up = 0
+    failures: dict[str, int] = {}
     for table_id in table_ids:
         hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
         for _ in range(rng.randrange(most + 1)):
-            inputs += 1
-            if hand is None or hand.status != Hand.Status.RUNNING:
-                hand = dealing_services.start_next_hand(Table.objects.get(pk=table_id), actor=director)
-                continue
-            options = dealing_services.snapshot(hand)["public"]["options"]
-            action, amount = choose_action(options, rng, fold, bet)
-            body = {"type": "action", "seat": options["seat"], "action": action}
-            if amount is not None:
-                body["amount"] = amount
-            dealing_services.apply_input(
-                hand, body, expected_seq=hand.state_seq, client_action_id=str(uuid.uuid4()), actor=director
-            )
-            hand.refresh_from_db()
-            ends += hand.status != Hand.Status.RUNNING
-    return {"inputs": inputs, "ends": ends, "seconds": time.perf_counter() - started}
+            for attempt in range(3):
+                try:
+                    if hand is None or hand.status != Hand.Status.RUNNING:
+                        table = Table.objects.get(pk=table_id)
+                        hand = dealing_services.start_next_hand(table, actor=director)
+                    else:
+                        options = dealing_services.snapshot(hand)["public"]["options"]
+                        action, amount = choose_action(options, rng, fold, bet)
+                        body = {"type": "action", "seat": options["seat"], "action": action}
+                        if amount is not None:
+                            body["amount"] = amount
+                        dealing_services.apply_input(
+                            hand,
+                            body,
+                            expected_seq=hand.state_seq,
+                            client_action_id=str(uuid.uuid4()),
+                            actor=director,
+                        )
+                        hand.refresh_from_db()
+                        ends += hand.status != Hand.Status.RUNNING
+                    inputs += 1
+                    break
+                except (DatabaseError, ServiceError) as error:
+                    name = f"{type(error).__name__}: {str(error).splitlines()[0][:60]}"
+                    failures[name] = failures.get(name, 0) + 1
+                    if attempt == 2:
+                        given_up += 1
+                    else:
+                        retried += 1
+                    if hand is not None:
+                        hand.refresh_from_db()
+            else:
+                break  # three failures: leave this table where it is
+    return {
+        "inputs": inputs,
+        "ends": ends,
+        "retried": retried,
+        "given_up": given_up,
+        "failures": failures,
+        "seconds": time.perf_counter() - started,
+    }
 
 
 def snapshot_cost(build, *args, repeats: int = 15) -> tuple[float, int, int]:

@@ -652,6 +652,7 @@ def advance_chunk(table_ids: list[int], args, seed: int) -> dict:
 
     from tests.bench import load_build
 
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler is not this process's
     try:
         return load_build.advance_hands(
             table_ids, most=args.advance, fold=args.fold, bet=args.bet, rng=random.Random(seed)
@@ -743,6 +744,15 @@ def main(argv=None) -> int:
                 f"({workers} process(es), in-process services), {sum(r['ends'] for r in results)} hands "
                 f"ended; {load_average()}"
             )
+            failed: collections.Counter = collections.Counter()
+            for r in results:
+                failed.update(r["failures"])
+            if failed:
+                say(
+                    f"  the product failed {sum(failed.values())} of those inputs "
+                    f"({sum(r['retried'] for r in results)} retried, {sum(r['given_up'] for r in results)} "
+                    f"tables left): {dict(failed)}"
+                )
         connections.close_all()
 
         # The servers.
