@@ -1,0 +1,188 @@
+"""Builds the benchmark's event through the product's own services (Django must be set up first):
+a tournament from a shipped template, its players registered one by one as the desk does, the seat
+draw, the start, and one paired device per screen (a one-time pairing code redeemed, as a screen
+does). Also the in-process figures: one snapshot's time and queries."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+import uuid
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.db import DatabaseError, connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from config.errors import ServiceError
+from dealing import services as dealing_services
+from dealing.models import Hand
+from screens import snapshots
+from screens.models import DeviceKind
+from screens.pairing import create_pairing_code, redeem_pairing_code
+from tables.models import Table
+from tables.services import draw_seats
+from tests.bench.load_http import choose_action
+from tournaments import services
+from tournaments.models import BlindStructure, Player, Tournament
+
+TEMPLATE = "Regular - No Limit"
+
+
+@dataclass
+class Event:
+    tournament_id: int
+    tables: list[tuple[int, int]]  # (table id, table number), by number
+    tablet_tokens: dict[int, str] = field(default_factory=dict)  # table id -> device token
+    clock_tokens: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def staff_session(username: str) -> str:
+    """A staff user signed in: the session key a browser would hold (``sessionid``)."""
+    user, _created = get_user_model().objects.get_or_create(
+        username=username, defaults={"is_staff": True, "is_superuser": True}
+    )
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+def _timed(timings: dict, name: str, started: float) -> float:
+    timings[name] = time.perf_counter() - started
+    return time.perf_counter()
+
+
+def build_event(*, name: str, tables: int, seats: int, clocks: int, progress=print) -> Event:
+    """A running tournament with ``tables`` full tables of ``seats`` players, each table's tablet
+    paired and ``clocks`` clock screens paired."""
+    timings: dict[str, float] = {}
+    director = get_user_model().objects.filter(is_staff=True).order_by("pk").first()
+    started = time.perf_counter()
+    template = BlindStructure.objects.get(name=TEMPLATE, is_template=True)
+    tournament = services.create_tournament(
+        structure=template,
+        name=name,
+        game="courchevel",
+        betting=template.betting,
+        starting_stack=template.starting_stack,
+        seats_per_table=seats,
+        late_registration_until_level=0,
+    )
+    services.open_registration(tournament)
+    started = _timed(timings, "create", started)
+    count = tables * seats
+    players = Player.objects.bulk_create([Player(name=f"{name} player {i + 1}") for i in range(count)])
+    for i, player in enumerate(players, 1):
+        services.register(tournament, player, actor=director)
+        if i % 2000 == 0:
+            progress(f"  registered {i}/{count} ({time.perf_counter() - started:.0f}s)")
+    started = _timed(timings, "register", started)
+    draw_seats(tournament, actor=director)
+    started = _timed(timings, "draw", started)
+    services.start_tournament(tournament, actor=director)
+    started = _timed(timings, "start", started)
+    rows = list(Table.objects.filter(tournament=tournament).order_by("number"))
+    event = Event(tournament.pk, [(t.pk, t.number) for t in rows], timings=timings)
+    for table in rows:
+        code = create_pairing_code(tournament=tournament, kind=DeviceKind.TABLET, table=table, actor=director)
+        _device, token = redeem_pairing_code(code.code)
+        event.tablet_tokens[table.pk] = token
+    started = _timed(timings, "pair_tablets", started)
+    for i in range(clocks):
+        code = create_pairing_code(tournament=tournament, kind=DeviceKind.CLOCK, actor=director)
+        _device, token = redeem_pairing_code(code.code, label=f"Clock {i + 1}")
+        event.clock_tokens.append(token)
+    _timed(timings, "pair_clocks", started)
+    return event
+
+
+def deal_one_hand(table_id: int) -> None:
+    """A hand in progress at the table (so its snapshot carries a hand), through the service."""
+    director = get_user_model().objects.filter(is_staff=True).order_by("pk").first()
+    dealing_services.start_next_hand(Table.objects.get(pk=table_id), actor=director)
+
+
+def advance_hands(table_ids: list[int], *, most: int, fold: float, bet: float, rng) -> dict:
+    """Each table's play advanced by 0 to ``most`` dealer inputs (uniformly), through the dealing
+    services, so the tables sit at random points of their hands as in a real event (hands then end
+    during a short run at the steady rate, not all at once after the first minutes). An input the
+    product refuses or fails (a deadlock between two hand ends, say) is retried twice, then that
+    table is left where it is; both are counted."""
+    director = get_user_model().objects.filter(is_staff=True).order_by("pk").first()
+    started = time.perf_counter()
+    inputs = ends = retried = given_up = 0
+    failures: dict[str, int] = {}
+    for table_id in table_ids:
+        hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
+        for _ in range(rng.randrange(most + 1)):
+            for attempt in range(3):
+                try:
+                    if hand is None or hand.status != Hand.Status.RUNNING:
+                        table = Table.objects.get(pk=table_id)
+                        hand = dealing_services.start_next_hand(table, actor=director)
+                    else:
+                        options = dealing_services.snapshot(hand)["public"]["options"]
+                        action, amount = choose_action(options, rng, fold, bet)
+                        body = {"type": "action", "seat": options["seat"], "action": action}
+                        if amount is not None:
+                            body["amount"] = amount
+                        dealing_services.apply_input(
+                            hand,
+                            body,
+                            expected_seq=hand.state_seq,
+                            client_action_id=str(uuid.uuid4()),
+                            actor=director,
+                        )
+                        hand.refresh_from_db()
+                        ends += hand.status != Hand.Status.RUNNING
+                    inputs += 1
+                    break
+                except (DatabaseError, ServiceError) as error:
+                    name = f"{type(error).__name__}: {str(error).splitlines()[0][:60]}"
+                    failures[name] = failures.get(name, 0) + 1
+                    if attempt == 2:
+                        given_up += 1
+                    else:
+                        retried += 1
+                    if hand is not None:
+                        hand.refresh_from_db()
+            else:
+                break  # three failures: leave this table where it is
+    return {
+        "inputs": inputs,
+        "ends": ends,
+        "retried": retried,
+        "given_up": given_up,
+        "failures": failures,
+        "seconds": time.perf_counter() - started,
+    }
+
+
+def snapshot_cost(build, *args, repeats: int = 15) -> tuple[float, int, int]:
+    """(median seconds, queries, bytes of JSON) of one snapshot built in this process."""
+    build(*args)  # warm caches (content types, translations) once
+    times = []
+    queries = 0
+    payload = None
+    for _ in range(repeats):
+        with CaptureQueriesContext(connection) as captured:
+            started = time.perf_counter()
+            payload = build(*args)
+            times.append(time.perf_counter() - started)
+        queries = len(captured.captured_queries)
+    return statistics.median(times), queries, len(json.dumps(payload))
+
+
+def table_snapshot_cost(table_id: int) -> tuple[float, int, int]:
+    return snapshot_cost(snapshots.table_snapshot, table_id)
+
+
+def clock_snapshot_cost(tournament_id: int) -> tuple[float, int, int]:
+    return snapshot_cost(snapshots.clock_snapshot, tournament_id)
+
+
+def tournament_level(tournament_id: int) -> int:
+    return Tournament.objects.values_list("level_index", flat=True).get(pk=tournament_id)

@@ -1,0 +1,1080 @@
+"""Event-scale load benchmark: a whole tournament's tablets and clock screens against real servers.
+
+    .venv/bin/python tests/bench/load_event.py                   # 1250 tables, 100 clocks, 2 daphne
+    .venv/bin/python tests/bench/load_event.py --tables 500 --rates 100 --seconds 20
+    .venv/bin/python tests/bench/load_event.py --small           # CI: 50 tables, fails on errors only
+    .venv/bin/python tests/bench/load_event.py --embedded --tables 100 --rates 50
+
+It starts throwaway PostgreSQL and Redis with ``.ci/services.sh`` (or uses DATABASE_URL and REDIS_URL
+when both are set: it then creates and drops its own database on that server, and uses that Redis, so
+point it at one you can spare), migrates, and builds the event through the product's services
+(``load_build``). It starts S daphne servers, a Celery worker and beat (the integration suite's
+``Processes``), or with ``--embedded`` one ``manage.py serve`` on SQLite and the in-memory channel layer.
+By default the servers run with the production settings (``DJANGO_ENV=production``, DEBUG off,
+``DATABASE_CONN_MAX_AGE=0`` as in docker/compose.yaml; HTTPS redirect off since this is plain HTTP on
+loopback); ``--dev-settings`` keeps the development defaults.
+
+Every socket is opened as the page would (the device cookie, an allowed Origin) and behaves as
+``static/live/live.js`` and ``tablet.js`` do: a ping every 15 s, and after each accepted input a
+``{"type": "refresh"}`` (``--no-refresh`` to leave that out). Each table is a dealer: one input
+after another, the next one read from the legal options in the table's latest snapshot (deal when
+no hand runs; fold with probability ``--fold`` when there is a bet, else check or call), so the next
+input waits for the snapshot of the last. Inputs are spread over the tables at each of ``--rates``
+(inputs a second, deals included) for ``--seconds`` each. Then the director jumps the clock to the
+next level through the API and every socket is timed until it shows the new level.
+
+An input is *lost* when its table's tablet has not received a snapshot containing it (``data.hand``
+at or past the seq the POST answered) within 10 s. With ``--small`` the exit status is 1 on any
+error, socket close or lost update, never on a time. One asyncio process drives everything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import secrets
+import signal
+import string
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.bench.load_http import (  # noqa: E402
+    HTTPError,
+    HTTPPool,
+    choose_action,
+    load_average,
+    median,
+    ms,
+    own_cpu_seconds,
+    percentile,
+    tree_cpu_seconds,
+)
+from tests.integration.conftest import Processes, free_port  # noqa: E402
+
+LOST_AFTER = 10.0  # seconds: an input whose snapshot has not arrived by then is lost
+PING_EVERY = 15.0  # live.js
+LEVEL_TIMEOUT = 60.0
+FINAL_CODES = {4001, 4003, 4004, 4010}  # live.js does not reconnect after these
+MAX_RECONNECTS = 20
+SMALL = {"tables": 50, "clocks": 10, "rates": "25", "seconds": 5.0, "probe": 12, "advance": 12}
+DEFAULTS = {
+    "tables": 1250,
+    "clocks": 100,
+    "rates": "100,250,500",
+    "seconds": 20.0,
+    "probe": 40,
+    "advance": 16,
+}
+
+
+def say(*parts) -> None:
+    print(*parts, flush=True)
+
+
+# --- PostgreSQL and Redis --------------------------------------------------------------------------
+
+
+class Services:
+    """``.ci/services.sh``'s throwaway servers, or the ones DATABASE_URL and REDIS_URL name."""
+
+    def __init__(self):
+        self.directory = ""
+        self.pg_bin = ""
+        self.database_url = os.environ.get("DATABASE_URL", "")
+        self.redis_url = os.environ.get("REDIS_URL", "")
+        self.bench_database = ""
+
+    def start(self) -> None:
+        if self.database_url.startswith("postgres") and self.redis_url:
+            say(f"using the given PostgreSQL and Redis ({self.redis_url})")
+        else:
+            script = (
+                "source .ci/services.sh && start_services >&2 && "
+                'printf "%s\\n" "$SERVICES_DIR" "$PG_BIN" "$DATABASE_URL" "$REDIS_URL"'
+            )
+            done = subprocess.run(
+                ["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+            )
+            if done.returncode != 0:
+                raise SystemExit(f"start_services failed:\n{done.stderr}")
+            self.directory, self.pg_bin, self.database_url, self.redis_url = done.stdout.split("\n")[:4]
+            say(done.stderr.strip().splitlines()[-1])
+        # A database of its own on that server, dropped at the end.
+        import psycopg
+
+        self.bench_database = f"load_bench_{os.getpid()}_{secrets.token_hex(3)}"
+        with psycopg.connect(self.database_url, autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{self.bench_database}"')
+        parts = urllib.parse.urlsplit(self.database_url)
+        self.database_url = urllib.parse.urlunsplit(parts._replace(path=f"/{self.bench_database}"))
+
+    def pids(self) -> dict[str, int]:
+        found = {}
+        if self.directory:
+            with contextlib.suppress(OSError, ValueError):
+                found["postgres"] = int(Path(self.directory, "pg/data/postmaster.pid").read_text().split()[0])
+            with contextlib.suppress(OSError, ValueError):
+                found["redis"] = int(Path(self.directory, "redis.pid").read_text().split()[0])
+        return found
+
+    def stop(self) -> None:
+        if self.bench_database and not self.directory:
+            import psycopg
+
+            parts = urllib.parse.urlsplit(self.database_url)
+            admin_url = urllib.parse.urlunsplit(parts._replace(path="/postgres"))
+            with contextlib.suppress(Exception), psycopg.connect(admin_url, autocommit=True) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{self.bench_database}" WITH (FORCE)')
+        if self.directory:
+            script = f"source .ci/services.sh && SERVICES_DIR='{self.directory}' PG_BIN='{self.pg_bin}' stop_services"
+            subprocess.run(["bash", "-c", script], cwd=ROOT, timeout=120, check=False)
+            self.directory = ""
+
+
+# --- the load generator's model of the screens ------------------------------------------------------
+
+
+@dataclass
+class Phase:
+    """The figures of one rate (or of the sequential probe)."""
+
+    name: str
+    rate: float
+    seconds: float
+    started: float = 0.0
+    elapsed: float = 0.0
+    offered: int = 0
+    sent: int = 0
+    skipped: int = 0  # no idle table when an input was due
+    last_answer: float = 0.0
+    post: dict[str, list[float]] = field(default_factory=lambda: {"action": [], "deal": [], "end": []})
+    e2e: list[float] = field(default_factory=list)
+    errors: collections.Counter = field(default_factory=collections.Counter)
+    lost: int = 0
+    closes: int = 0  # sockets closed by the server during the phase
+    open: int = 0  # inputs sent whose snapshot is not in yet (or not lost yet)
+    cpu: dict[str, float] = field(default_factory=dict)
+
+    def ok(self) -> int:
+        return sum(len(v) for v in self.post.values())
+
+
+@dataclass
+class Pending:
+    phase: Phase
+    sent: float
+    hand_id: int = 0
+    seq: int = 0
+    answered: float | None = None
+    deadline: float = 0.0
+    fallback: dict | None = None  # the POST's answer, used if the snapshot never comes
+
+
+class Screen:
+    """One socket: a tablet (``table_id``) or a clock screen."""
+
+    def __init__(self, kind: str, path: str, cookie: str, port: int, table_id: int | None = None):
+        self.kind = kind
+        self.path = path
+        self.cookie = cookie
+        self.port = port
+        self.table_id = table_id
+        self.ws = None
+        self.opened_at = 0.0
+        self.connected_at: float | None = None
+        self.first_at: float | None = None
+        self.version = -1
+        self.level: int | None = None
+        self.level_seen: float | None = None
+        self.close_code: int | None = None
+        self.snapshots = 0
+        self.data: dict | None = None
+        # tablets only
+        self.hand: dict | None = None
+        self.hand_at = 0.0
+        self.pending: Pending | None = None
+        self.failures = 0
+        self.retired = ""
+        self.token = ""
+        self.attempt = 0
+        self.reconnects = 0
+
+
+class Driver:
+    def __init__(self, args, ports: list[int], event, rng: random.Random):
+        self.args = args
+        self.ports = ports
+        self.event = event
+        self.rng = rng
+        self.pools = [HTTPPool("127.0.0.1", port, size=args.connections) for port in ports]
+        self.next_pool = 0
+        self.tablets: list[Screen] = []
+        self.clocks: list[Screen] = []
+        self.idle: collections.deque[Screen] = collections.deque()
+        self.pending: set[Screen] = set()
+        self.tasks: set[asyncio.Task] = set()
+        self.level_target: int | None = None
+        self.closes: collections.Counter = collections.Counter()
+        self.stage = "opening sockets"
+        self.closes_by_stage: collections.Counter = collections.Counter()
+        self.socket_errors: collections.Counter = collections.Counter()
+        self.phase: Phase | None = None
+        self.closing = False
+        for i, (table_id, _number) in enumerate(event.tables):
+            port = ports[i % len(ports)]
+            screen = Screen(
+                "tablet",
+                f"/ws/tables/{table_id}/",
+                f"dev_t{table_id}={event.tablet_tokens[table_id]}",
+                port,
+                table_id,
+            )
+            screen.token = event.tablet_tokens[table_id]
+            self.tablets.append(screen)
+        for i, token in enumerate(event.clock_tokens):
+            port = ports[i % len(ports)]
+            path = f"/ws/tournaments/{event.tournament_id}/clock/"
+            self.clocks.append(Screen("clock", path, f"dev_c{event.tournament_id}={token}", port))
+
+    @property
+    def screens(self) -> list[Screen]:
+        return self.tablets + self.clocks
+
+    def spawn(self, coroutine) -> asyncio.Task:
+        task = asyncio.ensure_future(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return task
+
+    def pool(self) -> HTTPPool:
+        # Requests spread over the servers, as the proxy spreads connections (not pinned to the socket's).
+        self.next_pool = (self.next_pool + 1) % len(self.pools)
+        return self.pools[self.next_pool]
+
+    # -- sockets
+
+    async def open_screen(self, screen: Screen, limit: asyncio.Semaphore | None = None) -> None:
+        import websockets
+
+        async with limit or contextlib.nullcontext():
+            opened = time.perf_counter()
+            if not screen.opened_at:
+                screen.opened_at = opened
+            try:
+                screen.ws = await websockets.connect(
+                    f"ws://127.0.0.1:{screen.port}{screen.path}",
+                    additional_headers={"Cookie": screen.cookie},
+                    origin=f"http://127.0.0.1:{screen.port}",
+                    open_timeout=60,
+                    ping_interval=None,  # browsers send no protocol pings; live.js pings in JSON
+                    max_size=2**24,
+                )
+            except Exception as error:  # every failure to connect is counted and reported
+                self.socket_errors[f"connect {type(error).__name__}"] += 1
+                screen.ws = None
+                self.reconnect_later(screen)
+                return
+            screen.close_code = None
+            screen.attempt = 0
+            if screen.connected_at is None:
+                screen.connected_at = time.perf_counter()
+        self.spawn(self.read(screen))
+
+    def reconnect_later(self, screen: Screen) -> None:
+        """live.js: reconnect after 0.5 s x 2^attempt (at most 30 s), +-25 % jitter, unless the close
+        code says not to (4001, 4003, 4004, 4010)."""
+        if self.closing or screen.close_code in FINAL_CODES or screen.attempt >= MAX_RECONNECTS:
+            return
+        delay = min(30.0, 0.5 * 2**screen.attempt) * (0.75 + self.rng.random() * 0.5)
+        screen.attempt += 1
+        screen.reconnects += 1
+        asyncio.get_running_loop().call_later(delay, lambda: self.spawn(self.open_screen(screen)))
+
+    async def read(self, screen: Screen) -> None:
+        import websockets
+
+        try:
+            async for raw in screen.ws:
+                message = json.loads(raw)
+                if message.get("type") != "snapshot":
+                    continue
+                now = time.perf_counter()
+                if screen.first_at is None:
+                    screen.first_at = now
+                screen.snapshots += 1
+                if message["version"] < screen.version:
+                    continue  # live.js ignores anything older than what it shows
+                screen.version = message["version"]
+                data = message["data"]
+                screen.data = data
+                if screen.kind == "clock":
+                    screen.level = data["clock"]["level_index"]
+                else:
+                    level = data.get("level")
+                    screen.level = level["index"] if level else None
+                    screen.hand = data.get("hand")
+                    screen.hand_at = now
+                    if screen.pending is not None and screen.pending.answered is not None:
+                        self.check_arrived(screen)
+                if (
+                    self.level_target is not None
+                    and screen.level_seen is None
+                    and screen.level == self.level_target
+                ):
+                    screen.level_seen = now
+            code = screen.ws.close_code or 1006
+        except websockets.ConnectionClosed as closed:
+            code = closed.rcvd.code if closed.rcvd is not None else 1006
+        except Exception as error:  # a reader never dies silently
+            code = -1
+            self.socket_errors[f"read {type(error).__name__}: {error}"] += 1
+        screen.ws = None
+        screen.close_code = code
+        if not self.closing:
+            self.closes[code] += 1
+            self.closes_by_stage[self.stage] += 1
+            if self.phase is not None:
+                self.phase.closes += 1
+            self.reconnect_later(screen)
+
+    async def pinger(self) -> None:
+        """live.js: every socket pings every 15 s (spread evenly here)."""
+        screens = self.screens
+        gap = PING_EVERY / max(1, len(screens))
+        while not self.closing:
+            for screen in screens:
+                if self.closing:
+                    return
+                if screen.ws is not None and screen.close_code is None:
+                    with contextlib.suppress(Exception):
+                        await screen.ws.send('{"type": "ping"}')
+                await asyncio.sleep(gap)
+
+    # -- dealer inputs
+
+    def check_arrived(self, screen: Screen) -> bool:
+        pending, hand = screen.pending, screen.hand
+        if pending is None or pending.answered is None or hand is None:
+            return False
+        if hand["id"] > pending.hand_id or (hand["id"] == pending.hand_id and hand["seq"] >= pending.seq):
+            arrived = max(screen.hand_at, pending.sent)
+            pending.phase.e2e.append(arrived - pending.sent)
+            self.settle(screen)
+            return True
+        return False
+
+    def settle(self, screen: Screen, delay: float = 0.0) -> None:
+        if screen.pending is not None:
+            screen.pending.phase.open -= 1
+            screen.pending = None
+        self.pending.discard(screen)
+        if screen.retired:
+            return
+        if delay:
+            asyncio.get_running_loop().call_later(delay, self.idle.append, screen)
+        else:
+            self.idle.append(screen)
+
+    def next_input(self, screen: Screen) -> tuple[str, str, dict] | None:
+        hand = screen.hand
+        if hand is None or hand["status"] != "running":
+            return "deal", "/api/hands/", {"table": screen.table_id, "client_action_id": str(uuid.uuid4())}
+        state = hand["state"]
+        options = state.get("options")
+        if state.get("phase") != "action" or not options:
+            return None
+        action, amount = choose_action(options, self.rng, self.args.fold, self.args.bet)
+        body = {
+            "type": "action",
+            "seat": options["seat"],
+            "action": action,
+            "client_action_id": str(uuid.uuid4()),
+            "expected_seq": hand["seq"],
+        }
+        if amount is not None:
+            body["amount"] = amount
+        return "action", f"/api/hands/{hand['id']}/actions/", body
+
+    async def send_input(self, screen: Screen, phase: Phase) -> None:
+        """One dealer input; the caller has counted it in ``phase.open``."""
+        planned = self.next_input(screen)
+        if planned is None:
+            screen.retired = f"hand {screen.hand and screen.hand['id']} waits for something else"
+            phase.errors["stuck table"] += 1
+            phase.open -= 1
+            return
+        kind, path, body = planned
+        pending = Pending(phase, time.perf_counter())
+        screen.pending = pending
+        self.pending.add(screen)
+        try:
+            status, _headers, content = await self.pool().request(
+                "POST", path, body=body, headers={"Authorization": f"Device {screen.token}"}
+            )
+        except HTTPError as error:
+            phase.errors[f"no answer ({str(error).split(':')[0]})"] += 1
+            self.fail(screen)
+            return
+        answered = time.perf_counter()
+        phase.last_answer = answered
+        try:
+            result = json.loads(content) if content else {}
+        except ValueError:
+            result = {}
+        if status not in (200, 201):
+            phase.errors[f"HTTP {status} {result.get('code', '')}".strip()] += 1
+            if isinstance(result.get("hand"), dict):
+                screen.hand = result["hand"]
+            self.fail(screen)
+            return
+        screen.failures = 0
+        if kind == "deal":
+            pending.hand_id, pending.seq, hand = result["id"], result["seq"], result
+        else:
+            pending.hand_id, pending.seq, hand = result["hand"]["id"], result["last_seq"], result["hand"]
+            if hand["status"] != "running":
+                kind = "end"
+        phase.post[kind].append(answered - pending.sent)
+        pending.fallback = hand
+        pending.answered = answered
+        pending.deadline = answered + LOST_AFTER
+        if self.args.refresh and screen.ws is not None and screen.close_code is None:
+            with contextlib.suppress(Exception):
+                await screen.ws.send('{"type": "refresh"}')  # tablet.js, after every accepted input
+        self.check_arrived(screen)
+
+    def fail(self, screen: Screen) -> None:
+        screen.failures += 1
+        if screen.failures >= 3:
+            screen.retired = "three failures in a row"
+        self.settle(screen, delay=0.5)
+
+    async def sweeper(self) -> None:
+        """Inputs whose snapshot did not come within LOST_AFTER are lost; the table goes on from the
+        POST's answer."""
+        while not self.closing:
+            now = time.perf_counter()
+            for screen in list(self.pending):
+                pending = screen.pending
+                if pending is not None and pending.answered is not None and now > pending.deadline:
+                    pending.phase.lost += 1
+                    screen.hand = pending.fallback
+                    self.settle(screen)
+            await asyncio.sleep(0.2)
+
+    async def run_phase(self, phase: Phase, sample_cpu) -> None:
+        phase.cpu = sample_cpu()
+        self.phase = phase
+        self.stage = phase.name
+        total = max(1, round(phase.rate * phase.seconds))
+        phase.offered = total
+        phase.started = start = time.perf_counter()
+        for k in range(total):
+            delay = start + k / phase.rate - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if time.perf_counter() > start + phase.seconds + 1.0:
+                break  # the generator fell behind: what was not sent is not sent
+            if not self.idle:
+                phase.skipped += 1
+                continue
+            phase.sent += 1
+            phase.open += 1
+            self.spawn(self.send_input(self.idle.popleft(), phase))
+        phase.elapsed = time.perf_counter() - start
+        # Drain: every input of the phase answered and its snapshot in, or lost.
+        deadline = time.perf_counter() + LOST_AFTER + 40.0
+        while phase.open > 0 and time.perf_counter() < deadline:
+            await asyncio.sleep(0.05)
+        after = sample_cpu()
+        phase.cpu = {name: after[name] - phase.cpu.get(name, 0.0) for name in after}
+        phase.cpu["_wall"] = time.perf_counter() - start
+        self.phase = None
+        self.stage = f"after {phase.name}"
+
+    async def probe(self, count: int, sample_cpu) -> Phase:
+        """Server time per kind of input with nothing else going on: one table, one input at a time."""
+        phase = Phase("probe (1 table, sequential)", 0, 0)
+        self.phase = phase
+        self.stage = phase.name
+        phase.cpu = sample_cpu()
+        screen = self.tablets[0]
+        if screen in self.idle:
+            self.idle.remove(screen)
+        phase.started = start = time.perf_counter()
+        for _ in range(count):
+            if screen.retired:
+                break
+            phase.open += 1
+            await self.send_input(screen, phase)
+            deadline = time.perf_counter() + LOST_AFTER + 1
+            while screen.pending is not None and time.perf_counter() < deadline:
+                await asyncio.sleep(0.002)
+            if screen in self.idle:
+                self.idle.remove(screen)
+            await asyncio.sleep(0.05)
+        phase.elapsed = time.perf_counter() - start
+        phase.sent = phase.offered = count
+        if not screen.retired and screen not in self.idle:
+            self.idle.append(screen)
+        after = sample_cpu()
+        phase.cpu = {name: after[name] - phase.cpu.get(name, 0.0) for name in after}
+        phase.cpu["_wall"] = phase.elapsed
+        self.phase = None
+        self.stage = f"after {phase.name}"
+        return phase
+
+    async def wait_quiet(self, timeout: float) -> None:
+        deadline = time.perf_counter() + timeout
+        while self.pending and time.perf_counter() < deadline:
+            await asyncio.sleep(0.05)
+
+    async def close(self) -> None:
+        self.closing = True
+        for screen in self.screens:
+            if screen.ws is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(screen.ws.close(), 2)
+        for pool in self.pools:
+            pool.close()
+        for task in list(self.tasks):
+            task.cancel()
+
+
+# --- running it --------------------------------------------------------------------------------------
+
+
+def http_ok(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def wait_until(predicate, timeout: float, what: str, interval: float = 0.25) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"timed out after {timeout:.0f}s waiting for {what}")
+        time.sleep(interval)
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int)
+    parser.add_argument("--seats", type=int, default=8)
+    parser.add_argument("--clocks", type=int)
+    parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--rates", help="inputs a second, comma-separated (default 100,250,500)")
+    parser.add_argument("--seconds", type=float, help="seconds per rate (default 20)")
+    parser.add_argument("--embedded", action="store_true", help="SQLite, in-memory layer, manage.py serve")
+    parser.add_argument("--small", action="store_true", help="CI size; exit 1 on any error or lost update")
+    parser.add_argument("--fold", type=float, default=0.6, help="chance of folding to a bet (0.6)")
+    parser.add_argument("--bet", type=float, default=0.3, help="chance of betting when checked to (0.3)")
+    parser.add_argument("--probe", type=int, help="sequential inputs at one table first (40; small 12)")
+    parser.add_argument(
+        "--advance",
+        type=int,
+        help="before the run, advance each table by 0..N inputs in-process (14; small 12), so hands end "
+        "at a steady rate",
+    )
+    parser.add_argument(
+        "--setup-workers", type=int, default=2, help="processes advancing the tables (2; SQLite 1)"
+    )
+    parser.add_argument("--no-refresh", dest="refresh", action="store_false", help="no refresh after inputs")
+    parser.add_argument("--connections", type=int, default=32, help="HTTP connections per server (32)")
+    parser.add_argument("--open-concurrency", type=int, default=20, help="sockets opening at once (20)")
+    parser.add_argument("--dev-settings", action="store_true", help="servers with DEBUG on (development)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--redis-socket-timeout",
+        type=float,
+        help="add ?socket_timeout=N to REDIS_URL for every process (redis-py's default is 5 s)",
+    )
+    args = parser.parse_args(argv)
+    base = SMALL if args.small else DEFAULTS
+    for name, value in base.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    args.rates = [float(r) for r in str(args.rates).split(",") if r.strip()]
+    if args.embedded:
+        args.servers = 1
+    return args
+
+
+def server_environment(args, database_url: str, redis_url: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST", "DJANGO_ALLOW_ASYNC"))}
+    for name in ("DATABASE_URL", "REDIS_URL", "DJANGO_ENV", "DJANGO_DEBUG"):
+        env.pop(name, None)
+    env.update(
+        DATABASE_URL=database_url,
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONPATH=str(ROOT),
+        PYTHONUNBUFFERED="1",
+        LOG_LEVEL="WARNING",
+        DATABASE_CONN_MAX_AGE=os.environ.get("DATABASE_CONN_MAX_AGE", "0"),
+    )
+    if redis_url:
+        if args.redis_socket_timeout:
+            redis_url += f"{'&' if '?' in redis_url else '?'}socket_timeout={args.redis_socket_timeout:g}"
+        env["REDIS_URL"] = redis_url
+    if not args.dev_settings:
+        env.update(
+            DJANGO_ENV="production",
+            DJANGO_SECRET_KEY=secrets.token_urlsafe(64),
+            DJANGO_SECURE_SSL_REDIRECT="0",
+            DJANGO_HSTS_SECONDS="0",
+        )
+    return env
+
+
+def advance_chunk(table_ids: list[int], args, seed: int) -> dict:
+    """One process's share of the advance (forked after Django is set up, connections closed)."""
+    from django.db import connections
+
+    from tests.bench import load_build
+
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler is not this process's
+    try:
+        return load_build.advance_hands(
+            table_ids, most=args.advance, fold=args.fold, bet=args.bet, rng=random.Random(seed)
+        )
+    finally:
+        connections.close_all()
+
+
+def table_of_figures(rows: list[tuple], header: tuple) -> str:
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    lines = ["  ".join(str(c).rjust(w) for c, w in zip(r, widths)) for r in (header, *rows)]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    rng = random.Random(args.seed)
+    log_dir = Path(tempfile.mkdtemp(prefix="courchevel-load-"))
+    services = Services()
+    processes: Processes | None = None
+    failures: list[str] = []
+    mode = "embedded (SQLite, in-memory layer, manage.py serve)" if args.embedded else "PostgreSQL + Redis"
+    say(
+        f"load_event: {args.tables} tables x {args.seats} seats, {args.clocks} clocks, "
+        f"{args.servers} server(s), {mode}, rates {args.rates} x {args.seconds:g}s; {load_average()}"
+    )
+    say(f"logs in {log_dir}")
+
+    def stop(signum, _frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        if args.embedded:
+            database_url, redis_url = f"sqlite:///{log_dir}/bench.sqlite3", ""
+        else:
+            services.start()
+            database_url, redis_url = services.database_url, services.redis_url
+        env = server_environment(args, database_url, redis_url)
+        os.environ.update(env)
+        if not redis_url:
+            os.environ.pop("REDIS_URL", None)
+        import django
+
+        django.setup()
+        from django.core.management import call_command
+        from django.db import connections
+
+        import tournaments
+        from tests.bench import load_build
+
+        say(f"code under test: {Path(tournaments.__file__).parent.parent}")
+        started = time.perf_counter()
+        call_command("migrate", interactive=False, verbosity=0)
+        say(f"migrate: {time.perf_counter() - started:.1f}s")
+
+        session = load_build.staff_session("load-director")
+        started = time.perf_counter()
+        reference = load_build.build_event(name="Reference 10", tables=10, seats=args.seats, clocks=0)
+        load_build.deal_one_hand(reference.tables[0][0])
+        say(f"reference tournament of 10 tables: {time.perf_counter() - started:.1f}s")
+        event = load_build.build_event(
+            name="Load event", tables=args.tables, seats=args.seats, clocks=args.clocks, progress=say
+        )
+        players = args.tables * args.seats
+        t = event.timings
+        say(
+            f"set-up: create {t['create']:.2f}s, register {players} players {t['register']:.1f}s "
+            f"({t['register'] / players * 1000:.1f} ms each), seat draw of {players} {t['draw']:.2f}s, "
+            f"start {t['start']:.2f}s, pair {len(event.tables)} tablets {t['pair_tablets']:.1f}s, "
+            f"pair {args.clocks} clocks {t['pair_clocks']:.1f}s; {load_average()}"
+        )
+        if args.advance:
+            connections.close_all()
+            table_ids = [table_id for table_id, _number in event.tables]
+            workers = 1 if args.embedded else max(1, args.setup_workers)
+            chunks = [(table_ids[i::workers], args, args.seed + i) for i in range(workers)]
+            started = time.perf_counter()
+            if workers == 1:
+                results = [advance_chunk(*chunks[0])]
+            else:
+                with multiprocessing.get_context("fork").Pool(workers) as pool:
+                    results = pool.starmap(advance_chunk, chunks)
+            inputs = sum(r["inputs"] for r in results)
+            seconds = time.perf_counter() - started
+            say(
+                f"tables advanced to random points of their hands: {inputs} inputs in {seconds:.1f}s "
+                f"({workers} process(es), in-process services), {sum(r['ends'] for r in results)} hands "
+                f"ended; {load_average()}"
+            )
+            failed: collections.Counter = collections.Counter()
+            for r in results:
+                failed.update(r["failures"])
+            if failed:
+                say(
+                    f"  the product failed {sum(failed.values())} of those inputs "
+                    f"({sum(r['retried'] for r in results)} retried, {sum(r['given_up'] for r in results)} "
+                    f"tables left): {dict(failed)}"
+                )
+        connections.close_all()
+
+        # The servers.
+        processes = Processes(env, log_dir)
+        ports = [free_port() for _ in range(args.servers)]
+        pids: dict[str, int] = {}
+        if args.embedded:
+            serve = processes.start(
+                "serve", sys.executable, str(ROOT / "manage.py"), "serve", "--port", str(ports[0])
+            )
+            pids["serve"] = serve.pid
+            checks = "database,channel_layer"
+        else:
+            for i, port in enumerate(ports):
+                pids[f"daphne-{i}"] = processes.daphne(f"daphne-{i}", port).pid
+            pids["worker"] = processes.worker().pid
+            pids["beat"] = processes.beat().pid
+            checks = "database,channel_layer,redis"
+        started = time.perf_counter()
+        for port in ports:
+            wait_until(
+                lambda port=port: http_ok(f"http://127.0.0.1:{port}/healthz?check={checks}"),
+                timeout=120,
+                what=f"the server on port {port}",
+            )
+        say(f"servers up: {time.perf_counter() - started:.1f}s ({', '.join(pids)})")
+        pids.update(services.pids())
+
+        def sample_cpu() -> dict[str, float]:
+            sample = {name: tree_cpu_seconds(pid) for name, pid in pids.items()}
+            sample["load generator"] = own_cpu_seconds()
+            return sample
+
+        driver = Driver(args, ports, event, rng)
+        result = asyncio.run(drive(args, driver, event, session, ports, sample_cpu, failures))
+
+        # In-process snapshot cost, servers idle.
+        big_table = event.tables[0][0]
+        costs = {
+            "table, 10 tables": load_build.table_snapshot_cost(reference.tables[0][0]),
+            f"table, {len(event.tables)} tables": load_build.table_snapshot_cost(big_table),
+            "clock, 80 players": load_build.clock_snapshot_cost(reference.tournament_id),
+            f"clock, {players} players": load_build.clock_snapshot_cost(event.tournament_id),
+        }
+        report(args, event, driver, result, costs, failures)
+    except KeyboardInterrupt as stopped:
+        failures.append(f"interrupted ({stopped})")
+        say("interrupted")
+    except Exception as error:  # reported, logs printed, servers stopped
+        failures.append(f"{type(error).__name__}: {error}")
+        say(f"FAILED: {type(error).__name__}: {error}")
+        if processes is not None:
+            say(processes.logs())
+        raise
+    finally:
+        if processes is not None:
+            processes.stop_all()
+        with contextlib.suppress(Exception):
+            from django.db import connections
+
+            connections.close_all()
+        services.stop()
+    if failures:
+        say("FAILURES:\n  " + "\n  ".join(failures))
+    return 1 if (failures and args.small) else 0
+
+
+@dataclass
+class Result:
+    open_all: float = 0.0
+    connect_first: list[float] = field(default_factory=list)
+    console: list[float] = field(default_factory=list)
+    console_bytes: int = 0
+    phases: list[Phase] = field(default_factory=list)
+    open_cpu: dict[str, float] = field(default_factory=dict)
+    level_target: int | None = None
+    level_post: float | None = None
+    level_status: int | None = None
+    level_times: list[float] = field(default_factory=list)
+    level_missing: int = 0
+    level_cpu: dict[str, float] = field(default_factory=dict)
+    loadavg: dict[str, str] = field(default_factory=dict)
+
+
+async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, failures) -> Result:
+    result = Result()
+    # Open every socket; each must bring its first snapshot.
+    limit = asyncio.Semaphore(args.open_concurrency)
+    before = sample_cpu()
+    started = time.perf_counter()
+    await asyncio.gather(*(driver.open_screen(s, limit) for s in driver.screens))
+    deadline = time.perf_counter() + 120
+    while time.perf_counter() < deadline and any(
+        s.first_at is None and s.close_code not in FINAL_CODES for s in driver.screens
+    ):
+        await asyncio.sleep(0.05)
+    result.open_all = time.perf_counter() - started
+    after = sample_cpu()
+    result.open_cpu = {k: after[k] - before[k] for k in after}
+    result.open_cpu["_wall"] = result.open_all
+    result.loadavg["open"] = load_average()
+    result.connect_first = [s.first_at - s.opened_at for s in driver.screens if s.first_at is not None]
+    missing = sum(1 for s in driver.screens if s.first_at is None)
+    if missing:
+        failures.append(f"{missing} sockets never got their first snapshot")
+    say(
+        f"opened {len(driver.screens)} sockets with their first snapshot in {result.open_all:.1f}s "
+        f"(connect->first snapshot p50 {ms(median(result.connect_first))} ms, "
+        f"p99 {ms(percentile(result.connect_first, 99))} ms); {load_average()}"
+    )
+    for screen in driver.tablets:
+        if screen.first_at is not None:
+            driver.idle.append(screen)
+    driver.spawn(driver.pinger())
+    driver.spawn(driver.sweeper())
+
+    # The director console's page (staff session), idle.
+    driver.stage = "console page"
+    cookie = {"Cookie": f"sessionid={session}"}
+    for _ in range(3):
+        started = time.perf_counter()
+        try:
+            status, _h, content = await driver.pools[0].request(
+                "GET", f"/console/{event.tournament_id}/", headers=cookie
+            )
+        except HTTPError as error:
+            failures.append(f"console page: {error}")
+            break
+        result.console.append(time.perf_counter() - started)
+        result.console_bytes = len(content)
+        if status != 200:
+            failures.append(f"console page: HTTP {status}")
+            break
+    say(f"console page: {', '.join(ms(t) for t in result.console)} ms, {result.console_bytes} bytes")
+
+    if args.probe:
+        phase = await driver.probe(args.probe, sample_cpu)
+        result.phases.append(phase)
+        result.loadavg[phase.name] = load_average()
+        say_phase(phase)
+    for rate in args.rates:
+        phase = Phase(f"{rate:g}/s", rate, args.seconds)
+        await driver.run_phase(phase, sample_cpu)
+        result.phases.append(phase)
+        result.loadavg[phase.name] = load_average()
+        say_phase(phase)
+
+    # The level change: the director jumps to the next level of play through the API.
+    await driver.wait_quiet(LOST_AFTER + 5)
+    driver.phase = None
+    driver.stage = "level change"
+    clock = next((s for s in driver.clocks if s.data), None) or next(s for s in driver.tablets if s.data)
+    data = clock.data
+    current = data["clock"]["level_index"] if clock.kind == "clock" else data["level"]["index"]
+    schedule = data["schedule"] if clock.kind == "clock" else None
+    target = current + 1
+    while schedule and target < len(schedule) - 1 and schedule[target]["is_break"]:
+        target += 1
+    result.level_target = driver.level_target = target
+    for screen in driver.screens:
+        screen.level_seen = None
+    before = sample_cpu()
+    csrf = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
+    started = time.perf_counter()
+    try:
+        status, _h, content = await driver.pools[0].request(
+            "POST",
+            f"/api/tournaments/{event.tournament_id}/clock/jump/",
+            body={"level_index": target},
+            headers={
+                "Cookie": f"sessionid={session}; csrftoken={csrf}",
+                "X-CSRFToken": csrf,
+                "Origin": f"http://127.0.0.1:{ports[0]}",
+            },
+        )
+    except HTTPError as error:
+        status, content = None, str(error).encode()
+    result.level_post = time.perf_counter() - started
+    result.level_status = status
+    if status != 200:
+        failures.append(f"level jump: HTTP {status} {content[:200]!r}")
+    else:
+        alive = [s for s in driver.screens if s.close_code not in FINAL_CODES]
+        deadline = started + LEVEL_TIMEOUT
+        while time.perf_counter() < deadline and any(s.level_seen is None for s in alive):
+            await asyncio.sleep(0.01)
+        result.level_times = sorted(s.level_seen - started for s in alive if s.level_seen is not None)
+        result.level_missing = len(driver.screens) - len(result.level_times)
+        if result.level_missing:
+            failures.append(f"{result.level_missing} sockets never showed the new level")
+    after = sample_cpu()
+    result.level_cpu = {k: after[k] - before[k] for k in after}
+    result.level_cpu["_wall"] = time.perf_counter() - started
+    result.loadavg["level"] = load_average()
+    await driver.close()
+    return result
+
+
+def say_phase(phase: Phase) -> None:
+    errors = sum(phase.errors.values())
+    say(
+        f"  {phase.name}: sent {phase.sent}, ok {phase.ok()}, errors {errors}, lost {phase.lost}, "
+        f"socket closes {phase.closes}, "
+        f"input->tablet p50 {ms(median(phase.e2e))} ms p99 {ms(percentile(phase.e2e, 99))} ms; "
+        f"{load_average()}"
+    )
+
+
+def report(args, event, driver: Driver, result: Result, costs: dict, failures: list[str]) -> None:
+    say("")
+    say("=" * 100)
+    say(
+        f"RESULTS  {len(event.tables)} tables, {args.clocks} clocks, {args.servers} server(s), "
+        f"{'embedded' if args.embedded else 'PostgreSQL + Redis'}, "
+        f"{'production' if not args.dev_settings else 'development'} settings, "
+        f"refresh after input {'on' if args.refresh else 'off'}, fold {args.fold:g}, bet {args.bet:g}"
+    )
+    players = len(event.tables) * args.seats
+    t = event.timings
+    say(
+        f"set-up: seat draw of {players} players {t['draw']:.2f}s; registering them {t['register']:.1f}s; "
+        f"pairing {len(event.tables)} tablets {t['pair_tablets']:.1f}s "
+        f"({t['pair_tablets'] / len(event.tables) * 1000:.1f} ms each), {args.clocks} clocks {t['pair_clocks']:.1f}s"
+    )
+    say(
+        f"sockets: all {len(driver.screens)} open with a first snapshot in {result.open_all:.1f}s; "
+        f"connect->first snapshot p50 {ms(median(result.connect_first))} ms, "
+        f"p99 {ms(percentile(result.connect_first, 99))} ms ({result.loadavg.get('open')})"
+    )
+    say(
+        f"console page (idle): {' / '.join(ms(x) for x in result.console)} ms, {result.console_bytes // 1024} KiB"
+    )
+    rows = []
+    for p in result.phases:
+        wall = max(p.elapsed, 1e-9)
+        answered = (p.last_answer - p.started) if p.last_answer else wall
+        everything = [x for v in p.post.values() for x in v]
+        errors = ", ".join(f"{k}: {v}" for k, v in sorted(p.errors.items())) or "0"
+        rows.append(
+            (
+                p.name,
+                f"{p.sent / wall:.1f}",
+                f"{p.ok() / max(answered, 1e-9):.1f}",
+                ms(median(everything)),
+                ms(percentile(everything, 99)),
+                ms(median(p.post["action"])),
+                ms(median(p.post["deal"])),
+                ms(median(p.post["end"])),
+                f"{len(p.post['deal'])}/{len(p.post['end'])}",
+                ms(median(p.e2e)),
+                ms(percentile(p.e2e, 99)),
+                p.lost,
+                p.closes,
+                errors,
+                p.skipped,
+                result.loadavg.get(p.name, ""),
+            )
+        )
+    header = (
+        "rate",
+        "sent/s",
+        "ok/s",
+        "POST p50",
+        "p99",
+        "act p50",
+        "deal p50",
+        "end p50",
+        "deals/ends",
+        "in->tab p50",
+        "p99",
+        "lost",
+        "closes",
+        "errors",
+        "skip",
+        "load",
+    )
+    say("")
+    say("per rate (times in ms; act/deal/end: POST p50 of an ordinary input, a deal, a hand-ending input)")
+    say(table_of_figures(rows, header))
+    closes = ", ".join(f"{code}: {n}" for code, n in sorted(driver.closes.items())) or "none"
+    closes += f" ({sum(s.reconnects for s in driver.screens)} reconnects, as live.js does)"
+    if driver.closes_by_stage:
+        closes += "; by stage: " + ", ".join(f"{k}: {v}" for k, v in driver.closes_by_stage.items())
+    socket_errors = ", ".join(f"{k}: {v}" for k, v in driver.socket_errors.items()) or "none"
+    say(f"socket closes: {closes}; socket errors: {socket_errors}")
+    if driver.closes:
+        failures.append(f"sockets closed: {closes}")
+    for p in result.phases:
+        if p.errors:
+            failures.append(f"{p.name}: errors {dict(p.errors)}")
+        if p.lost:
+            failures.append(f"{p.name}: {p.lost} lost updates")
+    retired = [s for s in driver.tablets if s.retired]
+    if retired:
+        failures.append(f"{len(retired)} tables stopped ({retired[0].retired})")
+    say("")
+    times = result.level_times
+    say(
+        f"level change to index {result.level_target}: POST {ms(result.level_post)} ms (HTTP {result.level_status}); "
+        f"sockets with the new level: first {ms(times[0] if times else None)}, "
+        f"median {ms(median(times))}, p99 {ms(percentile(times, 99))}, last {ms(times[-1] if times else None)} ms "
+        f"after the POST was sent; {len(times)}/{len(driver.screens)} got it; {result.loadavg.get('level')}"
+    )
+    say("")
+    say("one snapshot built in-process (median of 15): ms, queries, bytes")
+    for name, (seconds, queries, size) in costs.items():
+        say(f"  {name:<22} {seconds * 1000:7.1f} ms  {queries:4d} queries  {size:7d} bytes")
+    say("")
+    say("CPU seconds (and cores busy) per stage")
+    stages = [("open sockets", result.open_cpu)]
+    stages += [(p.name, p.cpu) for p in result.phases]
+    stages.append(("level change", result.level_cpu))
+    names = [n for n in result.open_cpu if n != "_wall"]
+    rows = []
+    for stage, cpu in stages:
+        wall = cpu.get("_wall", 0) or 1e-9
+        rows.append(
+            (stage, f"{wall:.1f}", *(f"{cpu.get(n, 0):.1f} ({cpu.get(n, 0) / wall:.2f})" for n in names))
+        )
+    say(table_of_figures(rows, ("stage", "wall s", *names)))
+    say("=" * 100)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
