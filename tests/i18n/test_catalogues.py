@@ -295,9 +295,9 @@ def test_a_formatted_message_is_translated_then_filled_in():
 @pytest.mark.parametrize(
     "language, detail",
     [
-        ("fr", "table doit être un nombre."),
-        ("es", "table debe ser un número."),
-        ("en", "table must be a number."),
+        ("fr", "table: Donnez un nombre entier de 1 à 9223372036854775807."),
+        ("es", "table: Indique un número entero de 1 a 9223372036854775807."),
+        ("en", "table: Give a whole number from 1 to 9223372036854775807."),
     ],
 )
 def test_an_api_error_comes_in_the_language_the_client_asks_for(client, language, detail):
