@@ -32,6 +32,7 @@ CLOSE_FORBIDDEN = 4003
 CLOSE_NOT_FOUND = 4004
 CLOSE_REVOKED = 4010
 COALESCE_SECONDS = 0.05
+MAX_MESSAGE_CHARS = 1024  # a ping or a refresh is a few dozen
 
 
 class LiveConsumer(AsyncJsonWebsocketConsumer):
@@ -99,6 +100,19 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"type": "revoked"})
         await self.close(code=CLOSE_REVOKED)
 
+    async def receive(self, text_data=None, bytes_data=None, **kwargs):
+        """Screens only ever send a small JSON object: anything else is answered with an error
+        message and changes nothing (the socket stays open)."""
+        if text_data is None or len(text_data) > MAX_MESSAGE_CHARS:
+            await self.send_json({"type": "error", "code": "bad_message"})
+            return
+        try:
+            content = await self.decode_json(text_data)
+        except ValueError:
+            await self.send_json({"type": "error", "code": "bad_message"})
+            return
+        await self.receive_json(content, **kwargs)
+
     async def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "refresh":
@@ -106,6 +120,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.send_snapshot(force=True)
         elif kind == "ping":
             await self.send_json({"type": "pong", "server_time": snapshots.server_time_ms()})
+        else:
+            # Sockets only read: actions go through the HTTP API (with its checks and statuses).
+            await self.send_json({"type": "error", "code": "unknown_message"})
 
 
 class ClockConsumer(LiveConsumer):
