@@ -122,6 +122,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.send_fresh()
         elif kind == "ping":
             await self.send_json({"type": "pong", "server_time": snapshots.server_time_ms()})
+        else:
+            # Sockets only read: actions go through the HTTP API (with its checks and statuses).
+            await self.send_json({"type": "error", "code": "unknown_message"})
 
 
 class ClockConsumer(LiveConsumer):

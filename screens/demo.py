@@ -1,15 +1,17 @@
 """The demo loaded by ``manage.py serve --demo``: a Courchevel Hi/Lo tournament in progress.
 
-24 players registered and seated by the draw, the clock running in level 2 with stacks spread as after some play, and a staff user "director" with a fresh password
-(printed by ``serve``). Loading it again reuses the unfinished demo tournament and only resets the
-director's password.
+24 players registered and seated by the draw, the clock running in level 2 with stacks spread as after
+some play, and one user per role (``screens.roles``): "director", "floor" and "deckprep", none a
+superuser, each with a fresh password (printed by ``serve``). Loading it again reuses the unfinished
+demo tournament and only resets the passwords; each new set of demo links revokes the previous
+demo devices.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -23,8 +25,9 @@ from tournaments import services
 from tournaments.models import BlindStructure, Level, Player, Tournament
 from tournaments.structures import install_templates
 
-from .models import DeviceKind
-from .pairing import devices_changed, new_device
+from . import roles
+from .models import Device, DeviceKind
+from .pairing import devices_changed, new_device, revoke_device
 
 DEMO_NAME = "Courchevel Hi/Lo Demo"
 DEMO_PLAYERS = [
@@ -58,19 +61,32 @@ DEMO_PLAYERS = [
 @dataclass
 class Demo:
     tournament: Tournament
-    username: str
+    username: str  # the director's
     password: str
     created: bool
+    # (role label, username, password) of every demo user: the director, the floor, deck prep.
+    users: list[tuple[str, str, str]] = field(default_factory=list)
 
 
-def _director() -> tuple[str, str]:
-    password = secrets.token_urlsafe(9)
-    user, _created = get_user_model().objects.get_or_create(username="director")
-    user.is_staff = True
-    user.is_superuser = True
-    user.set_password(password)
-    user.save()
-    return user.username, password
+# The demo's users, one per role (screens.roles), none a superuser.
+DEMO_USERS = [("director", roles.DIRECTOR), ("floor", roles.FLOOR), ("deckprep", roles.DECK_PREP)]
+
+
+def _users() -> list[tuple[str, str, str]]:
+    """Each demo user in its one group with a fresh password; never a superuser."""
+    groups = roles.ensure_roles()
+    made = []
+    for username, role in DEMO_USERS:
+        password = secrets.token_urlsafe(9)
+        user, _created = get_user_model().objects.get_or_create(username=username)
+        user.is_staff = roles.STAFF[role]
+        user.is_superuser = False
+        user.set_password(password)
+        user.save()
+        user.user_permissions.clear()
+        user.groups.set([groups[role]])
+        made.append((str(roles.ROLE_LABELS[role]), username, password))
+    return made
 
 
 def _draw(tournament: Tournament) -> None:
@@ -80,11 +96,12 @@ def _draw(tournament: Tournament) -> None:
 
 @transaction.atomic
 def load_demo() -> Demo:
-    username, password = _director()
+    users = _users()
+    _role, username, password = users[0]
     existing = Tournament.objects.filter(name=DEMO_NAME).exclude(status=Tournament.Status.FINISHED).first()
     if existing is not None:
         _draw(existing)
-        return Demo(existing, username, password, created=False)
+        return Demo(existing, username, password, created=False, users=users)
     # The shipped templates come with a data migration; put back any that were deleted since.
     install_templates(BlindStructure, Level)
     template = BlindStructure.objects.get(name="Regular - Pot Limit", is_template=True)
@@ -118,7 +135,7 @@ def load_demo() -> Demo:
     tournament.started_at = timezone.now() - timedelta(minutes=23)
     tournament.save(update_fields=["started_at"])
     _earlier_hands(tournament)
-    return Demo(tournament, username, password, created=True)
+    return Demo(tournament, username, password, created=True, users=users)
 
 
 def _earlier_hands(tournament: Tournament) -> None:
@@ -138,6 +155,9 @@ def demo_links(tournament: Tournament, base_url: str) -> list[tuple[str, str]]:
     base = base_url.rstrip("/")
     links = []
     with transaction.atomic():
+        # The links of an earlier demo stop working: its devices are revoked (audited, sockets closed).
+        for old in Device.objects.filter(is_demo=True, revoked_at__isnull=True):
+            revoke_device(old, reason=str(_("A new demo was started.")))
         device, token = new_device(
             kind=DeviceKind.CLOCK, tournament=tournament, table=None, label=str(_("Demo clock")), is_demo=True
         )

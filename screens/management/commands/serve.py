@@ -106,7 +106,10 @@ class Command(BaseCommand):
         lines = [
             "",
             f"Demo tournament: {t.name} (id {t.pk}), {t.entries.count()} entries, status {t.status}",
-            f"  sign in as       {demo.username} / {demo.password}",
+            *(
+                f"  sign in as       {username} / {password}  ({role})"
+                for role, username, password in demo.users
+            ),
             f"  clock            {base}/clock/{t.pk}/",
             f"  API              {base}/api/tournaments/{t.pk}/",
         ]
