@@ -156,10 +156,18 @@ LOGIN_URL = "/admin/login/"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 if REDIS_URL:
+    REDIS_SOCKET_TIMEOUT = float(os.environ.get("REDIS_SOCKET_TIMEOUT", "30"))
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "capacity": 1000, "expiry": 30},
+            # channels-redis blocks 5 s on Redis while it waits for a message; redis-py 8's default
+            # socket timeout is also 5 s, so a quiet socket's consumer died with "Timeout reading"
+            # and the screen lost its socket. The socket timeout must be well above the block.
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_SOCKET_TIMEOUT}],
+                "capacity": 1000,
+                "expiry": 30,
+            },
         }
     }
     CELERY_BROKER_URL = REDIS_URL

@@ -55,7 +55,7 @@ from functools import cache, lru_cache
 from itertools import combinations, combinations_with_replacement, product
 from operator import itemgetter
 
-from .cards import _INDEX, BOARD_CARDS, CODES, HOLE_CARDS, RANKS, CardError, parse_cards
+from .cards import _INDEX, BOARD_CARDS, CODES, HOLE_CARDS, RANK_NAMES, RANKS, CardError, parse_cards
 
 HIGH_CATEGORIES = (
     "High card",
@@ -87,21 +87,7 @@ _PLURAL = {
     "K": "kings",
     "A": "aces",
 }
-_SINGULAR = {
-    "2": "two",
-    "3": "three",
-    "4": "four",
-    "5": "five",
-    "6": "six",
-    "7": "seven",
-    "8": "eight",
-    "9": "nine",
-    "T": "ten",
-    "J": "jack",
-    "Q": "queen",
-    "K": "king",
-    "A": "ace",
-}
+_SINGULAR = RANK_NAMES  # one owner for the rank names (cards.py)
 NO_LOW = 0
 
 

@@ -66,7 +66,7 @@ from tests.bench.load_http import (  # noqa: E402
     percentile,
     tree_cpu_seconds,
 )
-from tests.integration.conftest import Processes, free_port  # noqa: E402
+from tests.integration.processes import Processes, free_port  # noqa: E402
 
 LOST_AFTER = 10.0  # seconds: an input whose snapshot has not arrived by then is lost
 PING_EVERY = 15.0  # live.js
