@@ -137,7 +137,7 @@ def start_demo_server(tmp_dir: Path):
         line = process.stdout.readline()
         output.append(line)
         signed = re.match(r"\s+sign in as\s+(\S+) / (\S+)", line)
-        if signed:
+        if signed and not getattr(server, "password", None):  # the first printed is the director
             server.username, server.password = signed.groups()
         link = re.match(r"\s{2}(.+?)\s+(http://\S+)$", line.rstrip())
         if link:
