@@ -301,7 +301,18 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Courchevel tournament director API",
-    "DESCRIPTION": "Tournaments, tables and dealing for Courchevel and Courchevel Hi/Lo.",
+    "DESCRIPTION": (
+        "Tournaments, tables and dealing for Courchevel and Courchevel Hi/Lo.\n\n"
+        "Errors (docs/api-errors.md), each with `detail`, a stable `code` and, when they apply, `rule`, "
+        "`params` (the allowed range) and `field`: **400** a malformed request (a wrong JSON type: "
+        "amounts, seats, ids and versions are JSON integers; an unknown field; out of range; not a card "
+        "code; a bad name); **404** no such object (in the path or the body); **409** a conflict with "
+        "the current state (a stale `expected_seq` or `clock_version`, out of turn, the wrong street, "
+        "the hand over); **422** a well-formed request that breaks a rule (below the minimum raise, "
+        "above the pot, a card used or given twice, the wrong number of cards, blinds that differ from "
+        "the level, too much time added); **429** too many requests (`Retry-After`). Nothing changes "
+        "when a request is refused."
+    ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Request and response shapes apart: a request schema lists only what may be sent, and says that
