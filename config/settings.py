@@ -318,6 +318,8 @@ SPECTACULAR_SETTINGS = {
     # Request and response shapes apart: a request schema lists only what may be sent, and says that
     # nothing else may (additionalProperties: false, config.schema_hooks).
     "COMPONENT_SPLIT_REQUEST": True,
+    # Ids in paths (config.converters, <id:…>) are integers from 1 to 2^63 - 1 in the schema.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
     # The one-value "type" of each shape of a hand input (dealing.serializers.INPUT_VARIANTS).
     "ENUM_NAME_OVERRIDES": {
         f"{kind.capitalize()}InputTypeEnum": [(kind, kind)] for kind in ("action", "board", "show", "muck")
