@@ -12,9 +12,7 @@ from collections.abc import Mapping
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import models
-from django.http import JsonResponse
 from django.utils.translation import gettext_lazy as _
-from django.views.defaults import page_not_found
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import exceptions, serializers, status
@@ -421,14 +419,3 @@ def choice_query(request, name: str, choices) -> str | None:
             {name: [_("Use one of: %(choices)s.") % {"choices": ", ".join(choices)}]}
         )
     return value
-
-
-# ---------------------------------------------------------------- 404 outside any view
-
-
-def not_found(request, exception=None):
-    """A URL that matches no route: under /api/ the JSON error body (a client reading JSON gets
-    JSON), elsewhere Django's own page."""
-    if request.path.startswith("/api/"):
-        return JsonResponse({"detail": str(_("No such API address.")), "code": "not_found"}, status=404)
-    return page_not_found(request, exception)

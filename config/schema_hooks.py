@@ -77,4 +77,5 @@ def strict_requests(result, generator, request, public):
             )
             if "requestBody" in operation:
                 responses.setdefault("415", _error("The body must be JSON (application/json)."))
+                responses.setdefault("413", _error("The body is too large (config.limits)."))
     return result

@@ -301,12 +301,25 @@ REST_FRAMEWORK = {
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Courchevel tournament director API",
-    "DESCRIPTION": "Tournaments, tables and dealing for Courchevel and Courchevel Hi/Lo.",
+    "DESCRIPTION": (
+        "Tournaments, tables and dealing for Courchevel and Courchevel Hi/Lo.\n\n"
+        "Errors (docs/api-errors.md), each with `detail`, a stable `code` and, when they apply, `rule`, "
+        "`params` (the allowed range) and `field`: **400** a malformed request (a wrong JSON type: "
+        "amounts, seats, ids and versions are JSON integers; an unknown field; out of range; not a card "
+        "code; a bad name); **404** no such object (in the path or the body); **409** a conflict with "
+        "the current state (a stale `expected_seq` or `clock_version`, out of turn, the wrong street, "
+        "the hand over); **422** a well-formed request that breaks a rule (below the minimum raise, "
+        "above the pot, a card used or given twice, the wrong number of cards, blinds that differ from "
+        "the level, too much time added); **429** too many requests (`Retry-After`). Nothing changes "
+        "when a request is refused."
+    ),
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # Request and response shapes apart: a request schema lists only what may be sent, and says that
     # nothing else may (additionalProperties: false, config.schema_hooks).
     "COMPONENT_SPLIT_REQUEST": True,
+    # Ids in paths (config.converters, <id:…>) are integers from 1 to 2^63 - 1 in the schema.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
     # The one-value "type" of each shape of a hand input (dealing.serializers.INPUT_VARIANTS).
     "ENUM_NAME_OVERRIDES": {
         f"{kind.capitalize()}InputTypeEnum": [(kind, kind)] for kind in ("action", "board", "show", "muck")

@@ -128,6 +128,7 @@ class SeatingChartSerializer(serializers.Serializer):
 
 
 MAX_TABLE_NUMBER = 10_000
+MAX_TABLES = 1_000  # in one break order (its largest body stays under the API's 64 KiB)
 
 
 class ManualMoveSerializer(StrictSerializer):
@@ -154,7 +155,7 @@ class BreakOrderSerializer(StrictSerializer):
         child=StrictIntegerField(min_value=1, max_value=MAX_TABLE_NUMBER),
         allow_empty=False,
         min_length=1,
-        max_length=MAX_TABLE_NUMBER,
+        max_length=MAX_TABLES,
         help_text=_("Every active table number, the first to break first (R8.4)."),
     )
 

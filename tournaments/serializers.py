@@ -30,7 +30,10 @@ from .models import AuditEntry, Betting, BlindStructure, Entry, Level, Player, T
 
 MAX_CHIPS = services.MAX_CHIPS
 MAX_LEVELS = 500  # far more levels and breaks than any structure has
-MAX_PLAYERS_PER_BUST = 1000
+MAX_PLAYERS_PER_BUST = 500
+# A structure sent whole: the longest shipped template has 35 levels and breaks; 60 keeps the largest
+# body the schema allows under the API's 64 KiB (config.limits).
+MAX_LEVELS_PER_STRUCTURE = 60
 
 
 class LevelSerializer(StrictModelSerializer):
@@ -96,7 +99,7 @@ class StructureSerializer(serializers.ModelSerializer):
 
 class StructureCreateSerializer(StrictModelSerializer):
     name = LineField(max_length=100)
-    levels = LevelSerializer(many=True, required=False, max_length=MAX_LEVELS)
+    levels = LevelSerializer(many=True, required=False, max_length=MAX_LEVELS_PER_STRUCTURE)
 
     class Meta:
         model = BlindStructure
