@@ -47,8 +47,7 @@ test: setup browser
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	# The schema fuzz (tests/security/test_schema_fuzz.py) is run on its own: it still finds mismatches.
-	$(PY) -m pytest -n 2 -m "not schema_fuzz"
+	$(PY) -m pytest -n 2
 
 test-fast: setup
 	$(PY) -m pytest -m "not browser"
