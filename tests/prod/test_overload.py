@@ -37,6 +37,7 @@ def test_postgresql_gets_a_bounded_pool(monkeypatch):
     import config.settings as settings_module
 
     monkeypatch.setenv("DATABASE_URL", "postgres://u:p@127.0.0.1:5432/db")
+    monkeypatch.setenv("DATABASE_POOL", "1")  # CI runs this suite with the pool off
     monkeypatch.setenv("DATABASE_POOL_MAX", "12")
     try:
         reloaded = importlib.reload(settings_module)
