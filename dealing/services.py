@@ -32,10 +32,10 @@ from dealing.engine.hand import HandConfig
 from tables.models import Seat, Table, table_changed
 from tables.services import dealt_in_next_hand, halted_reason, hand_finished, hand_started
 from tournaments.audit import AuditAction, record_audit
-from tournaments.models import Betting, Entry, Tournament, tournament_changed
+from tournaments.models import Betting, Entry, Tournament
 from tournaments.services import bust_entries, level_for_next_hand
 
-from . import eventlog, hand_for_hand, vault
+from . import eventlog, hand_cache, hand_for_hand, vault
 from .messages import engine_message
 from .models import Hand, HandEvent
 from .seeds import draw_seed
@@ -421,11 +421,13 @@ def start_next_hand(
             digest="start",
             client_action_id=client_action_id or None,
         )
-        hand_started(table)
+        hand_started(table, halt_checked=True)
         _store_snapshot(hand, engine, len(engine.events) - 1)
         table_changed(table.pk)
         if engine.done:  # everybody all-in on the blinds: the hand plays itself out
             _finish(hand, engine, actor=actor)
+        else:
+            hand_cache.keep_after_commit(hand.pk, len(engine.events) - 1, engine)
         hand.replayed = False
         return hand
 
@@ -510,8 +512,7 @@ def apply_input(
                 % {"status": hand.get_status_display()},
                 code="hand_over",
             )
-        rows = event_rows(hand)
-        current = rows[-1].seq
+        current = last_seq(hand)
         if expected_seq != current:
             raise HandConflict(
                 _(
@@ -523,7 +524,7 @@ def apply_input(
                 params={"expected_seq": expected_seq, "seq": current},
                 extra={"seq": current},
             )
-        engine = engine_hand(hand, rows)
+        engine = hand_cache.take(hand.pk, current) or engine_hand(hand)
         before = len(engine.events)
         try:
             engine.apply_input(body)
@@ -543,6 +544,8 @@ def apply_input(
         table_changed(hand.table_id)
         if engine.done:
             _finish(hand, engine, actor=actor)
+        else:
+            hand_cache.keep_after_commit(hand.pk, end, engine)
         return ActionResult(hand, current + 1, end, events=new_rows)
 
 
@@ -572,10 +575,13 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
         bust_entries(table.tournament, busts, actor=actor, hand_label=hand.label)
     config = hand.config
     hand_finished(
-        table, button_seat=config["button_seat"], big_blind_seat=config["big_blind_seat"], actor=actor
+        table,
+        button_seat=config["button_seat"],
+        big_blind_seat=config["big_blind_seat"],
+        busted=bool(busts),
+        actor=actor,
     )
     table_changed(table.pk)
-    tournament_changed(table.tournament_id)
     tournament = table.tournament
     if tournament.hand_for_hand:
         transaction.on_commit(lambda: hand_for_hand.close_round_after_commit(tournament.pk))

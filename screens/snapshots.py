@@ -18,7 +18,7 @@ from django.db.models import Count, Q, Sum
 from dealing import services as dealing_services
 from dealing.hand_for_hand import waiting_reason
 from dealing.models import Hand
-from tables.models import Move, Table
+from tables.models import Move, Seat, Table
 from tables.services import halted_reason
 from tournaments import clock, selectors
 from tournaments.clock import ClockError
@@ -207,19 +207,27 @@ def clock_snapshot(tournament_id: int) -> dict:
 
 
 def tables_summary(tournament: Tournament) -> list[dict]:
+    # Two reads for the whole room, not one per table: the console stays quick at 1,250 tables.
+    seats_of: dict[int, list[dict]] = {}
+    seated: dict[int, int] = {}
+    for table_id, number, entry_id, name in (
+        Seat.objects.filter(table__tournament=tournament)
+        .order_by("table_id", "number")
+        .values_list("table_id", "number", "entry_id", "entry__player__name")
+    ):
+        seats_of.setdefault(table_id, []).append({"number": number, "name": name if entry_id else ""})
+        seated[table_id] = seated.get(table_id, 0) + (entry_id is not None)
     rows = []
     for table in Table.objects.filter(tournament=tournament).order_by("number"):
-        seats = list(table.seat_set.select_related("entry__player").order_by("number"))
+        seats = seats_of.get(table.pk, [])
         rows.append(
             {
                 "id": table.pk,
                 "number": table.number,
                 "status": table.status,
                 "hand_in_progress": table.hand_in_progress,
-                "players": sum(1 for s in seats if s.entry_id),
-                "seats": [
-                    {"number": s.number, "name": s.entry.player.name if s.entry_id else ""} for s in seats
-                ],
+                "players": seated.get(table.pk, 0),
+                "seats": seats,
             }
         )
     return rows
@@ -334,7 +342,8 @@ def table_data(table) -> dict:
             "button_seat": table.button_seat,
             "big_blind_seat": table.big_blind_seat,
             "hand_in_progress": table.hand_in_progress,
-            "halted_reason": str(halted_reason(table) or ""),
+            # Only read between hands (the tablet shows it before "Deal"), so inputs mid-hand skip it.
+            "halted_reason": "" if table.hand_in_progress else str(halted_reason(table) or ""),
         },
         "seats": seats,
         "moves": [_move_payload(move, table) for move in moves],
