@@ -5,7 +5,7 @@ from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
 
-from .views import clock, console, pairing
+from .views import clock, console, pairing, pairing_sheet
 from .views.tablet import AcknowledgeMoveView, CallFloorView, tablet
 
 urlpatterns = [
@@ -45,6 +45,11 @@ urlpatterns = [
         name="console-answer-floor",
     ),
     path("console/<id:tournament_id>/devices/pair/", console.console_pair, name="console-pair"),
+    path(
+        "console/<id:tournament_id>/devices/pairing-sheet/",
+        pairing_sheet.pairing_sheet,
+        name="console-pairing-sheet",
+    ),
     path(
         "console/<id:tournament_id>/devices/<id:device_id>/revoke/",
         console.console_revoke,

@@ -723,7 +723,8 @@ def main(argv=None) -> int:
         say(
             f"set-up: create {t['create']:.2f}s, register {players} players {t['register']:.1f}s "
             f"({t['register'] / players * 1000:.1f} ms each), seat draw of {players} {t['draw']:.2f}s, "
-            f"start {t['start']:.2f}s, pair {len(event.tables)} tablets {t['pair_tablets']:.1f}s, "
+            f"start {t['start']:.2f}s, pairing sheet of {len(event.tables)} tables {t['pairing_sheet']:.2f}s, "
+            f"{len(event.tables)} tablets redeem their cards {t['redeem_tablets']:.1f}s, "
             f"pair {args.clocks} clocks {t['pair_clocks']:.1f}s; {load_average()}"
         )
         if args.advance:
@@ -974,8 +975,9 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
     t = event.timings
     say(
         f"set-up: seat draw of {players} players {t['draw']:.2f}s; registering them {t['register']:.1f}s; "
-        f"pairing {len(event.tables)} tablets {t['pair_tablets']:.1f}s "
-        f"({t['pair_tablets'] / len(event.tables) * 1000:.1f} ms each), {args.clocks} clocks {t['pair_clocks']:.1f}s"
+        f"pairing sheet of {len(event.tables)} tables {t['pairing_sheet']:.2f}s, the tablets redeem their cards "
+        f"{t['redeem_tablets']:.1f}s ({t['redeem_tablets'] / len(event.tables) * 1000:.1f} ms each), "
+        f"{args.clocks} clocks {t['pair_clocks']:.1f}s"
     )
     say(
         f"sockets: all {len(driver.screens)} open with a first snapshot in {result.open_all:.1f}s; "
