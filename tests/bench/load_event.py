@@ -661,6 +661,17 @@ def advance_chunk(table_ids: list[int], args, seed: int) -> dict:
         connections.close_all()
 
 
+def close_database_pools() -> None:
+    """Close every connection and every connection pool of this process (before a fork, the children
+    open their own: a psycopg pool's sockets and threads do not survive being shared)."""
+    from django.db import connections
+
+    connections.close_all()
+    for connection in connections.all(initialized_only=True):
+        if hasattr(connection, "close_pool"):  # PostgreSQL with DATABASES' "pool" option
+            connection.close_pool()
+
+
 def table_of_figures(rows: list[tuple], header: tuple) -> str:
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
     lines = ["  ".join(str(c).rjust(w) for c, w in zip(r, widths)) for r in (header, *rows)]
@@ -728,7 +739,7 @@ def main(argv=None) -> int:
             f"pair {args.clocks} clocks {t['pair_clocks']:.1f}s; {load_average()}"
         )
         if args.advance:
-            connections.close_all()
+            close_database_pools()  # a forked child must not share the parent's pooled connections
             table_ids = [table_id for table_id, _number in event.tables]
             workers = 1 if args.embedded else max(1, args.setup_workers)
             chunks = [(table_ids[i::workers], args, args.seed + i) for i in range(workers)]
