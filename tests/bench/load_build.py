@@ -190,5 +190,17 @@ def clock_snapshot_cost(tournament_id: int) -> tuple[float, int, int]:
     return snapshot_cost(snapshots.clock_snapshot, tournament_id)
 
 
+def director_snapshot_cost(tournament_id: int) -> tuple[float, int, int]:
+    return snapshot_cost(snapshots.director_snapshot, tournament_id)
+
+
+def idle_and_busy_tables(tournament_id: int) -> tuple[int | None, int | None]:
+    """A table between hands and a table in the middle of one (None where there is none)."""
+    tables = Table.objects.filter(tournament_id=tournament_id, status=Table.Status.ACTIVE).order_by("number")
+    idle = tables.filter(hand_in_progress=False).values_list("pk", flat=True).first()
+    busy = tables.filter(hand_in_progress=True).values_list("pk", flat=True).first()
+    return idle, busy
+
+
 def tournament_level(tournament_id: int) -> int:
     return Tournament.objects.values_list("level_index", flat=True).get(pk=tournament_id)

@@ -11,7 +11,7 @@ point it at one you can spare), migrates, and builds the event through the produ
 (``load_build``). It starts S daphne servers, a Celery worker and beat (the integration suite's
 ``Processes``), or with ``--embedded`` one ``manage.py serve`` on SQLite and the in-memory channel layer.
 By default the servers run with the production settings (``DJANGO_ENV=production``, DEBUG off,
-``DATABASE_CONN_MAX_AGE=0`` as in docker/compose.yaml; HTTPS redirect off since this is plain HTTP on
+the connection pool (``DATABASE_POOL``, on by default with PostgreSQL) as in docker/compose.yaml; HTTPS redirect off since this is plain HTTP on
 loopback); ``--dev-settings`` keeps the development defaults.
 
 Every socket is opened as the page would (the device cookie, an allowed Origin) and behaves as
@@ -802,13 +802,24 @@ def main(argv=None) -> int:
         result = asyncio.run(drive(args, driver, event, session, ports, sample_cpu, failures))
 
         # In-process snapshot cost, servers idle.
-        big_table = event.tables[0][0]
-        costs = {
-            "table, 10 tables": load_build.table_snapshot_cost(reference.tables[0][0]),
-            f"table, {len(event.tables)} tables": load_build.table_snapshot_cost(big_table),
-            "clock, 80 players": load_build.clock_snapshot_cost(reference.tournament_id),
-            f"clock, {players} players": load_build.clock_snapshot_cost(event.tournament_id),
-        }
+        # A table between hands reads whether it may deal (the halt check); one in a hand does not.
+        small_idle, small_busy = load_build.idle_and_busy_tables(reference.tournament_id)
+        big_idle, big_busy = load_build.idle_and_busy_tables(event.tournament_id)
+        costs = {}
+        for label, table_id in (
+            ("table between hands, 10 tables", small_idle),
+            (f"table between hands, {len(event.tables)} tables", big_idle),
+            ("table in a hand, 10 tables", small_busy),
+            (f"table in a hand, {len(event.tables)} tables", big_busy),
+        ):
+            if table_id is not None:
+                costs[label] = load_build.table_snapshot_cost(table_id)
+        costs["clock, 80 players"] = load_build.clock_snapshot_cost(reference.tournament_id)
+        costs[f"clock, {players} players"] = load_build.clock_snapshot_cost(event.tournament_id)
+        costs["director console, 10 tables"] = load_build.director_snapshot_cost(reference.tournament_id)
+        costs[f"director console, {len(event.tables)} tables"] = load_build.director_snapshot_cost(
+            event.tournament_id
+        )
         report(args, event, driver, result, costs, failures)
     except KeyboardInterrupt as stopped:
         failures.append(f"interrupted ({stopped})")
