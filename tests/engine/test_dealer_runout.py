@@ -155,7 +155,8 @@ def test_three_players_one_all_in_two_still_betting_play_on_until_betting_closes
     # Two players can still bet: no face-up yet (R4.6).
     assert hand.awaiting == "action" and not hand.runout
     assert not any(e["type"] == "show" for e in hand.events)
-    hand.act(hand.to_act, "bet", 100)
+    bettor = hand.to_act  # the first player left of the button (R4.4)
+    hand.act(bettor, "bet", 100)
     hand.act(hand.to_act, "fold")
     # The bettor's uncalled bet goes back; the all-in and the bettor are face up for the rest.
     assert hand.awaiting == "face_up"
