@@ -303,6 +303,27 @@ class CorrectView(APIView):
         return Response(s.hand_data(_hand(pk), request.user))
 
 
+class ReleaseRunoutView(APIView):
+    permission_classes = [FloorPermission]
+
+    @extend_schema(
+        summary="Hand-for-hand: the floor releases an all-in's run-out (R8.6, TDA RP-8F)",
+        description=str(
+            _(
+                "During hand-for-hand a table whose betting closed with an all-in deals no more board "
+                "cards until the floor releases it. Releasing twice changes nothing; 409 when the hand "
+                "has no run-out or is over."
+            )
+        ),
+        request=None,
+        responses=errors(403, 404, 409, ok=s.HandStateSerializer),
+    )
+    def post(self, request, pk):
+        hand = _hand(pk)
+        services.release_runout(hand, actor=request.user, device=_device(request))
+        return Response(s.hand_data(_hand(pk), request.user))
+
+
 # ---------------------------------------------------------------- verification and histories
 
 

@@ -13,6 +13,7 @@ urlpatterns = [
     path("hands/<id:pk>/deck/", api.DeckView.as_view(), name="hand-deck"),
     path("hands/<id:pk>/void/", api.VoidView.as_view(), name="hand-void"),
     path("hands/<id:pk>/correct/", api.CorrectView.as_view(), name="hand-correct"),
+    path("hands/<id:pk>/release/", api.ReleaseRunoutView.as_view(), name="hand-release"),
     path("tables/<id:table_id>/current-hand/", api.CurrentHandView.as_view(), name="table-current-hand"),
 ]
 urlpatterns += [

@@ -258,6 +258,8 @@ def build_config(tournament, table, seats, *, deal_mode: str) -> dict:
         "smallest_chip": tournament.smallest_chip or 1,
         "cap_raises": not (fixed and players_left <= 2),
         "deal_mode": deal_mode,
+        # An all-in: the dealer turns the hands face up and deals each street on a tap (R6.2).
+        "dealer_runout": True,
     }
 
 
@@ -438,6 +440,25 @@ def _store_snapshot(hand: Hand, engine: EngineHand, seq: int) -> None:
 
 
 INPUT_FIELDS = ("type", "seat", "action", "amount", "cards")
+# Inputs that deal or enter the run-out's board cards: under hand-for-hand they wait for the floor.
+RUNOUT_DEALS = ("deal", "board")
+
+
+def runout_hold(hand: Hand, rows: list[HandEvent] | None = None, view: dict | None = None) -> str:
+    """Hand-for-hand (R8.6, TDA RP-8F): why the board of this hand's all-in run-out waits, or "".
+
+    It waits from the moment betting closes with an all-in until the floor releases it from the
+    console (a ``release`` event in the hand's log)."""
+    tournament = hand.table.tournament
+    if hand.status != Hand.Status.RUNNING or not tournament.hand_for_hand:
+        return ""
+    view = view if view is not None else public_view(hand)
+    if not view.get("runout") or view.get("phase") not in ("board", "face_up", "show"):
+        return ""
+    rows = rows if rows is not None else event_rows(hand)
+    if eventlog.released(rows):
+        return ""
+    return str(_("Hand-for-hand: waiting for the floor to release the run-out (R8.6)."))
 
 
 def request_digest(body: dict) -> str:
@@ -524,6 +545,10 @@ def apply_input(
                 extra={"seq": current},
             )
         engine = engine_hand(hand, rows)
+        if body.get("type") in RUNOUT_DEALS and engine.runout:
+            hold = runout_hold(hand, rows, engine.view(public=True))
+            if hold:
+                raise HandConflict(hold, code="awaiting_floor", rule="R8.6")
         before = len(engine.events)
         try:
             engine.apply_input(body)
@@ -582,6 +607,40 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
 
 
 # ---------------------------------------------------------------- corrections by the floor
+
+
+def release_runout(hand: Hand, *, actor, device: str = "") -> Hand:
+    """Hand-for-hand (R8.6, TDA RP-8F): the floor lets the table deal its all-in's run-out.
+
+    Appends a ``release`` event (the floor's, not the engine's); releasing twice writes nothing more.
+    A hand with no all-in run-out is 409."""
+    with transaction.atomic():
+        hand = _lock_hand(hand.pk)
+        if hand.status != Hand.Status.RUNNING:
+            raise HandConflict(_("This hand is over: there is no run-out to release."), code="hand_over")
+        rows = event_rows(hand)
+        engine = engine_hand(hand, rows)
+        if not engine.runout:
+            raise HandConflict(
+                _("This hand has no all-in run-out to release: betting is still open."),
+                code="no_runout",
+                rule="R8.6",
+            )
+        if eventlog.released(rows):
+            return hand
+        current = rows[-1].seq
+        HandEvent.objects.create(
+            hand=hand,
+            seq=current + 1,
+            type=eventlog.RELEASE,
+            payload={"street": engine.deal_next or engine.view()["street"]},
+            actor=_user(actor),
+            device=device[:100],
+            request_digest="release",
+        )
+        _store_snapshot(hand, engine, current + 1)
+        table_changed(hand.table_id)
+        return hand
 
 
 def _record_audit(actor, action: AuditAction, hand: Hand, reason: str, data: dict) -> None:

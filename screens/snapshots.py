@@ -280,6 +280,8 @@ def hand_payload(hand) -> dict | None:
         "seq": hand.state_seq,
         "seed_commitment": hand.seed_commitment,
         "state": view,
+        # Hand-for-hand: the all-in's run-out waits for the floor's release (R8.6, TDA RP-8F).
+        "hold": dealing_services.runout_hold(hand, view=view),
     }
 
 
