@@ -47,7 +47,7 @@ class SeatConfig:
     stack: int
 
     def to_dict(self) -> dict:
-        data = {"seat": self.seat, "player": self.player, "stack": self.stack}
+        return {"seat": self.seat, "player": self.player, "stack": self.stack}
 
 
 def _seat(entry: object) -> SeatConfig:
