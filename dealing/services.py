@@ -566,6 +566,9 @@ def apply_input(
         end = current + len(new_rows)
         _store_snapshot(hand, engine, end)
         table_changed(hand.table_id)
+        if engine.runout:
+            # The director console shows the all-ins and their equity street by street.
+            tournament_changed(hand.table.tournament_id)
         if engine.done:
             _finish(hand, engine, actor=actor)
         return ActionResult(hand, current + 1, end, events=new_rows)
@@ -640,6 +643,7 @@ def release_runout(hand: Hand, *, actor, device: str = "") -> Hand:
         )
         _store_snapshot(hand, engine, current + 1)
         table_changed(hand.table_id)
+        tournament_changed(hand.table.tournament_id)
         return hand
 
 

@@ -58,7 +58,7 @@ def test_the_hands_stay_hidden_until_the_dealer_turns_them_face_up_R6_2(api, ano
 
 
 def test_the_board_is_dealt_street_by_street_on_the_dealers_taps_and_verifies_R4_4(api):
-    _, table, tablet = all_in_called(api)
+    _, _table, tablet = all_in_called(api)
     tablet.send({"type": "face_up"})
     sizes = []
     for street in ("flop", "turn", "river"):
@@ -66,7 +66,7 @@ def test_the_board_is_dealt_street_by_street_on_the_dealers_taps_and_verifies_R4
         assert state["deal_next"] == street
         response = tablet.send({"type": "deal"})
         assert response.status_code == 200, response.json()
-        assert [e["type"] for e in response.json()["events"]][0] == "board"
+        assert response.json()["events"][0]["type"] == "board"
         sizes.append(len(response.json()["hand"]["state"]["board"]))
     assert sizes == [3, 4, 5]
     hand = Hand.objects.get(pk=tablet.hand_id)
@@ -76,7 +76,7 @@ def test_the_board_is_dealt_street_by_street_on_the_dealers_taps_and_verifies_R4
 
 
 def test_a_deal_before_face_up_or_board_cards_in_a_seeded_hand_are_refused(api):
-    _, table, tablet = all_in_called(api)
+    _, _table, tablet = all_in_called(api)
     response = tablet.send({"type": "deal"})
     assert response.status_code == 409 and response.json()["code"] == "not_waiting"
     response = tablet.send({"type": "face_up", "seat": 1})
@@ -87,7 +87,7 @@ def test_a_deal_before_face_up_or_board_cards_in_a_seeded_hand_are_refused(api):
 
 
 def test_the_floor_corrects_a_street_or_the_face_up_and_the_deck_deals_the_same_cards(api, floor):
-    _, table, tablet = all_in_called(api)
+    _, _table, tablet = all_in_called(api)
     tablet.send({"type": "face_up"})
     flop = tablet.send({"type": "deal"}).json()["hand"]["state"]["board"]
     hand = Hand.objects.get(pk=tablet.hand_id)
@@ -171,7 +171,7 @@ def test_a_release_stops_counting_when_the_floor_takes_back_the_call_it_released
 
 
 def test_without_hand_for_hand_nothing_waits_for_the_floor(api):
-    _, table, tablet = all_in_called(api)
+    _, _table, tablet = all_in_called(api)
     assert tablet.refresh()["hold"] == ""
     tablet.send({"type": "face_up"})
     assert tablet.send({"type": "deal"}).status_code == 200
