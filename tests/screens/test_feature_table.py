@@ -120,7 +120,7 @@ async def test_the_feature_socket_is_public_and_sends_each_street_never_a_hidden
 
 @pytest.mark.django_db
 def test_the_console_shows_the_face_up_equity_and_the_floor_releases_a_held_run_out(floor, staff):
-    tournament, table, hand = all_in_called(other_tables=(2,))
+    tournament, _table, hand = all_in_called(other_tables=(2,))
     tournament.hand_for_hand = True
     tournament.hand_for_hand_round_started_at = timezone.now()
     tournament.paused_at = timezone.now()
