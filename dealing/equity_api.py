@@ -6,11 +6,11 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
-from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import StrictChoiceField, StrictIntegerField, StrictSerializer
+from config.errors import ServiceError
 from dealing.engine import RuleError
 from dealing.engine.hand import COURCHEVEL, GAMES, HOLE_CARDS
 
@@ -96,6 +96,12 @@ class HandEquitySerializer(serializers.Serializer):
     )
 
 
+class EquityRefused(ServiceError):
+    """Cards that cannot all be in one deck (422)."""
+
+    status = 422
+
+
 def _field(error: RuleError) -> str:
     # The part named last is the one given twice ("hand 1 and board": the board's card).
     what = str(error.params.get("what", "")).split(" and ")[-1]
@@ -118,12 +124,13 @@ class EquityView(APIView):
         description=str(
             _(
                 "Exact over every remaining board when that fits the time budget, else sampled (20,000 "
-                "boards, or samples) with a standard error. A bad card code, a card given twice or a "
-                "wrong number of cards is 400 naming the field."
+                "boards, or samples) with a standard error. A code that is not a card or a hand "
+                "without five cards is 400, a card given twice (or too few left to deal) 422, each "
+                "naming the field."
             )
         ),
         request=EquityRequestSerializer,
-        responses=errors(400, ok=EquityResultSerializer),
+        responses=errors(400, 422, ok=EquityResultSerializer),
     )
     def post(self, request):
         serializer = EquityRequestSerializer(data=request.data)
@@ -139,7 +146,15 @@ class EquityView(APIView):
                 seed=data.get("seed"),
             )
         except RuleError as error:
-            raise ValidationError({_field(error): [equity.refusal(error)]}) from None
+            # Well formed (every code a card, the counts right) but impossible with one deck: a card
+            # given twice, too few cards left. 422 like every broken rule (docs/api-errors.md).
+            raise EquityRefused(
+                equity.refusal(error),
+                code=error.code,
+                field=_field(error),
+                rule=error.rule or "",
+                params={k: v for k, v in error.params.items() if isinstance(v, (str, int))},
+            ) from None
         return Response(equity.result_data(result))
 
 
