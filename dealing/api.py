@@ -38,7 +38,8 @@ DESCRIBED = {
     404: _("No such hand or table."),
     409: _(
         "Not possible now: out of turn, the wrong street, a stale expected_seq (the current hand is "
-        "included), a finished hand, a table that cannot deal. Nothing changed."
+        "included), a finished hand, a table that cannot deal, a hand-for-hand run-out the floor has "
+        "not released (awaiting_floor). Nothing changed."
     ),
     422: _(
         "Against a rule (rule and params say which and the allowed range): an amount below the minimum "
@@ -178,6 +179,8 @@ class OptionsView(APIView):
                 "board_needed": view["board_needed"],
                 "to_show": view["to_show"],
                 "must_show": view["must_show"],
+                "deal_next": view.get("deal_next"),
+                "hold": services.runout_hold(hand, view=view),
             }
         )
 
@@ -186,7 +189,10 @@ class ActionView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(
-        summary="Apply a tablet input: betting action, board cards, a hand shown or mucked",
+        summary=(
+            "Apply a tablet input: betting action, board cards, a hand shown or mucked, the hands "
+            "turned face up after an all-in, a street of the run-out dealt"
+        ),
         description=str(
             _(
                 "Idempotent by client_action_id: a retry gets the original result and adds "

@@ -138,6 +138,8 @@ def test_hand_for_hand_the_run_out_waits_for_the_floors_release_R8_6(api, floor,
     response = tablet.send({"type": "deal"})
     assert response.status_code == 409 and response.json()["code"] == "awaiting_floor"
     assert response.json()["rule"] == "R8.6"
+    options = api.get(f"/api/hands/{hand_id}/options/").json()
+    assert options["awaiting"] == "board" and options["deal_next"] == "flop" and "floor" in options["hold"]
     assert len(tablet.state()["board"]) == 1
     # Only the floor role releases (the director here has no dealing.change_hand).
     assert api.post(release).status_code == 403
