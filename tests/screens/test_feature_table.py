@@ -3,6 +3,7 @@ dealer has turned face up (R6.2), with each player's equity street by street ove
 the floor releases a hand-for-hand run-out from the console (R8.6, TDA RP-8F)."""
 
 import json
+import re
 
 import pytest
 from channels.db import database_sync_to_async
@@ -151,3 +152,14 @@ def test_the_console_shows_the_face_up_equity_and_the_floor_releases_a_held_run_
     assert services.runout_hold(Hand.objects.get(pk=hand.pk)) == ""
     tap(hand, "deal")
     assert len(services.public_view(hand)["board"]) == 3
+
+
+@pytest.mark.django_db
+def test_the_feature_page_loads_nothing_from_another_host(client):
+    _, table = make_table()
+    response = client.get(f"/feature/{table.pk}/")
+    policy = response.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in policy or "script-src 'self'" in policy
+    html = response.content.decode()
+    sources = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert sources and all(s.startswith("/") for s in sources), sources
