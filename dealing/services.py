@@ -32,7 +32,7 @@ from dealing.engine.hand import HandConfig
 from tables.models import Seat, Table, table_changed
 from tables.services import dealt_in_next_hand, halted_reason, hand_finished, hand_started
 from tournaments.audit import AuditAction, record_audit
-from tournaments.models import Betting, Entry, Tournament
+from tournaments.models import Betting, Entry, Tournament, tournament_changed
 from tournaments.services import bust_entries, level_for_next_hand
 
 from . import eventlog, hand_cache, hand_for_hand, vault
@@ -258,6 +258,8 @@ def build_config(tournament, table, seats, *, deal_mode: str) -> dict:
         "smallest_chip": tournament.smallest_chip or 1,
         "cap_raises": not (fixed and players_left <= 2),
         "deal_mode": deal_mode,
+        # An all-in: the dealer turns the hands face up and deals each street on a tap (R6.2).
+        "dealer_runout": True,
     }
 
 
@@ -440,6 +442,25 @@ def _store_snapshot(hand: Hand, engine: EngineHand, seq: int) -> None:
 
 
 INPUT_FIELDS = ("type", "seat", "action", "amount", "cards")
+# Inputs that deal or enter the run-out's board cards: under hand-for-hand they wait for the floor.
+RUNOUT_DEALS = ("deal", "board")
+
+
+def runout_hold(hand: Hand, rows: list[HandEvent] | None = None, view: dict | None = None) -> str:
+    """Hand-for-hand (R8.6, TDA RP-8F): why the board of this hand's all-in run-out waits, or "".
+
+    It waits from the moment betting closes with an all-in until the floor releases it from the
+    console (a ``release`` event in the hand's log)."""
+    tournament = hand.table.tournament
+    if hand.status != Hand.Status.RUNNING or not tournament.hand_for_hand:
+        return ""
+    view = view if view is not None else public_view(hand)
+    if not view.get("runout") or view.get("phase") not in ("board", "face_up", "show"):
+        return ""
+    rows = rows if rows is not None else event_rows(hand)
+    if eventlog.released(rows):
+        return ""
+    return str(_("Hand-for-hand: waiting for the floor to release the run-out (R8.6)."))
 
 
 def request_digest(body: dict) -> str:
@@ -525,6 +546,10 @@ def apply_input(
                 extra={"seq": current},
             )
         engine = hand_cache.take(hand.pk, current) or engine_hand(hand)
+        if body.get("type") in RUNOUT_DEALS and engine.runout:
+            hold = runout_hold(hand, view=engine.view(public=True))
+            if hold:
+                raise HandConflict(hold, code="awaiting_floor", rule="R8.6")
         before = len(engine.events)
         try:
             engine.apply_input(body)
@@ -542,6 +567,9 @@ def apply_input(
         end = current + len(new_rows)
         _store_snapshot(hand, engine, end)
         table_changed(hand.table_id)
+        if engine.runout:
+            # The director console shows the all-ins and their equity street by street.
+            tournament_changed(hand.table.tournament_id)
         if engine.done:
             _finish(hand, engine, actor=actor)
         else:
@@ -588,6 +616,41 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
 
 
 # ---------------------------------------------------------------- corrections by the floor
+
+
+def release_runout(hand: Hand, *, actor, device: str = "") -> Hand:
+    """Hand-for-hand (R8.6, TDA RP-8F): the floor lets the table deal its all-in's run-out.
+
+    Appends a ``release`` event (the floor's, not the engine's); releasing twice writes nothing more.
+    A hand with no all-in run-out is 409."""
+    with transaction.atomic():
+        hand = _lock_hand(hand.pk)
+        if hand.status != Hand.Status.RUNNING:
+            raise HandConflict(_("This hand is over: there is no run-out to release."), code="hand_over")
+        rows = event_rows(hand)
+        engine = engine_hand(hand, rows)
+        if not engine.runout:
+            raise HandConflict(
+                _("This hand has no all-in run-out to release: betting is still open."),
+                code="no_runout",
+                rule="R8.6",
+            )
+        if eventlog.released(rows):
+            return hand
+        current = rows[-1].seq
+        HandEvent.objects.create(
+            hand=hand,
+            seq=current + 1,
+            type=eventlog.RELEASE,
+            payload={"street": engine.deal_next or engine.view()["street"]},
+            actor=_user(actor),
+            device=device[:100],
+            request_digest="release",
+        )
+        _store_snapshot(hand, engine, current + 1)
+        table_changed(hand.table_id)
+        tournament_changed(hand.table.tournament_id)
+        return hand
 
 
 def _record_audit(actor, action: AuditAction, hand: Hand, reason: str, data: dict) -> None:

@@ -5,7 +5,7 @@ from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
 
-from .views import clock, console, pairing, pairing_sheet
+from .views import clock, console, feature, pairing, pairing_sheet
 from .views.tablet import AcknowledgeMoveView, CallFloorView, tablet
 
 urlpatterns = [
@@ -34,6 +34,12 @@ urlpatterns = [
     path("console/<id:tournament_id>/register/", console.console_register, name="console-register"),
     path("console/<id:tournament_id>/entries/<id:entry_id>/bust/", console.console_bust, name="console-bust"),
     path("console/<id:tournament_id>/hands/<id:hand_id>/", console.console_hand, name="console-hand"),
+    path(
+        "console/<id:tournament_id>/hands/<id:hand_id>/release/",
+        feature.console_release_runout,
+        name="console-release-runout",
+    ),
+    path("feature/<id:table_id>/", feature.feature, name="feature-table"),
     path(
         "console/<id:tournament_id>/entries/<id:entry_id>/remove/",
         console.console_remove,

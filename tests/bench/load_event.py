@@ -164,7 +164,9 @@ class Phase:
     sent: int = 0
     skipped: int = 0  # no idle table when an input was due
     last_answer: float = 0.0
-    post: dict[str, list[float]] = field(default_factory=lambda: {"action": [], "deal": [], "end": []})
+    post: dict[str, list[float]] = field(
+        default_factory=lambda: {"action": [], "run_out": [], "deal": [], "end": []}
+    )
     e2e: list[float] = field(default_factory=list)
     errors: collections.Counter = field(default_factory=collections.Counter)
     lost: int = 0
@@ -397,6 +399,12 @@ class Driver:
         if hand is None or hand["status"] != "running":
             return "deal", "/api/hands/", {"table": screen.table_id, "client_action_id": str(uuid.uuid4())}
         state = hand["state"]
+        url = f"/api/hands/{hand['id']}/actions/"
+        if state.get("phase") == "face_up" or state.get("deal_next"):
+            # An all-in: the dealer turns the hands face up (R6.2), then deals street by street.
+            kind = "face_up" if state.get("phase") == "face_up" else "deal"
+            body = {"type": kind, "client_action_id": str(uuid.uuid4()), "expected_seq": hand["seq"]}
+            return "run_out", url, body
         options = state.get("options")
         if state.get("phase") != "action" or not options:
             return None
