@@ -40,6 +40,12 @@ def tournament_tables_group(tournament_id: int) -> str:
     return f"tournament-{tournament_id}-tables"
 
 
+# Scopes of a tablets-group message: only the tournament's part of the tablet changed (one shared
+# build per server), or each table's own part changed with it (hand-for-hand waits, a chip race).
+TABLETS_TOURNAMENT = "tournament"
+TABLETS_EVERY_TABLE = "tables"
+
+
 def table_group(table_id: int) -> str:
     """The tablet (and any staff view) of one table."""
     return f"table-{table_id}"
@@ -56,13 +62,18 @@ def send_now(group: str, message: dict) -> None:
         async_to_sync(layer.group_send)(group, message)
 
 
-def changed(group: str, *, bump: Callable[[], object] | None = None) -> None:
+def changed(group: str, *, bump: Callable[[], object] | None = None, scope: str = "") -> None:
     """``group``'s state changed in the current transaction: bump its version once, announce it once.
 
     Each announcement carries a random ``id``, the same for every socket of the group, so a server
-    builds the snapshot once however many of its sockets receive it (``screens.snapshot_hub``)."""
+    builds the snapshot once however many of its sockets receive it (``screens.snapshot_hub``).
+    ``scope`` says what changed when a group's sockets show more than one thing (the tablets: what they
+    show of the tournament, or each one's table too); one message per group and scope."""
+    message = {**STATE_CHANGED, **({"scope": scope} if scope else {})}
     once_after_commit(
-        ("live", group), lambda: send_now(group, {**STATE_CHANGED, "id": secrets.token_hex(8)}), first=bump
+        ("live", group, scope) if scope else ("live", group),
+        lambda: send_now(group, {**message, "id": secrets.token_hex(8)}),
+        first=bump,
     )
 
 

@@ -41,10 +41,15 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     groups_joined: list[str]
     snapshot_key: tuple
+    # Other shared snapshots this socket is sent when they change (their own kinds and versions); its
+    # own snapshot holds what they hold, so a connect or a refresh sends that one alone.
+    extra_keys: dict
 
     async def connect(self):
         self.groups_joined = []
+        self.extra_keys = {}
         self.last_version = -1
+        self.last_versions: dict[str, int] = {}
         self.subscribed = False
         await self.accept()
         try:
@@ -56,6 +61,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=decision)
             return
         hub().subscribe(self.snapshot_key, self, self.build_snapshot)
+        for key, build in self.extra_keys.items():
+            hub().subscribe(key, self, build)
         self.subscribed = True
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
@@ -64,6 +71,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         if getattr(self, "subscribed", False):
             hub().unsubscribe(self.snapshot_key, self)
+            for key in self.extra_keys:
+                hub().unsubscribe(key, self)
             self.subscribed = False
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
@@ -88,10 +97,20 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.send(text_data=text)
 
     async def deliver(self, snapshot: dict, text: str):
-        """A shared build finished: send it unless this socket already showed that version."""
+        """A shared build finished: send it unless this socket already showed that version (versions
+        are compared within one kind of snapshot)."""
+        if snapshot.get("kind") in self.extra_kinds():
+            kind = snapshot["kind"]
+            if snapshot["version"] > self.last_versions.get(kind, -1):
+                self.last_versions[kind] = snapshot["version"]
+                await self.send(text_data=text)
+            return
         if snapshot["version"] > self.last_version:
             self.last_version = snapshot["version"]
             await self.send(text_data=text)
+
+    def extra_kinds(self) -> set:
+        return {key[0] for key in self.extra_keys}
 
     async def snapshot_failed(self, error: Exception):
         if isinstance(error, ObjectDoesNotExist):
@@ -181,14 +200,29 @@ class TableConsumer(LiveConsumer):
             if device is None:
                 return CLOSE_UNAUTHENTICATED
         table = Table.objects.only("pk", "tournament_id").get(pk=self.table_id)
+        self.tournament_id = table.tournament_id
         self.groups_joined = [live.table_group(table.pk), live.tournament_tables_group(table.tournament_id)]
         self.snapshot_key = ("table", self.table_id)
+        # Shared by every tablet of the tournament on this server: a level change is one build.
+        self.extra_keys = {("tablets", self.tournament_id): self.build_tablets_snapshot}
         if device is not None:
             self.groups_joined.append(live.device_group(device.pk))
         return None
 
     def build_snapshot(self):
         return snapshots.table_snapshot(self.table_id)
+
+    def build_tablets_snapshot(self):
+        return snapshots.tablets_snapshot(self.tournament_id)
+
+    async def state_changed(self, message):
+        scope = message.get("scope")
+        if not scope:  # this table's group
+            hub().changed(self.snapshot_key, message.get("id"))
+            return
+        hub().changed(("tablets", self.tournament_id), message.get("id"))
+        if scope == live.TABLETS_EVERY_TABLE:
+            hub().changed(self.snapshot_key, message.get("id"))
 
 
 class FeatureConsumer(LiveConsumer):

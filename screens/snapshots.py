@@ -335,8 +335,7 @@ def table_data(table) -> dict:
     )
     hand = Hand.objects.filter(table=table).order_by("-number").first()
     return {
-        "tournament": tournament_public(tournament),
-        "level": current_level_payload(tournament),
+        **tablets_data(tournament),
         "table": {
             "id": table.pk,
             "number": table.number,
@@ -360,9 +359,27 @@ def table_data(table) -> dict:
 def table_snapshot(table_id: int) -> dict:
     # The table's version plus its tournament's (a level change or hand-for-hand changes the tablet
     # too): a sum of counters that only grow, read before the state it describes.
-    version = sum(Table.objects.values_list("version", "tournament__version").get(pk=table_id))
+    table_version, tournament_version = Table.objects.values_list("version", "tournament__version").get(
+        pk=table_id
+    )
     table = Table.objects.select_related("tournament__structure").get(pk=table_id)
-    return envelope("table", version, table_data(table))
+    data = table_data(table)
+    # The tournament part inside is at least this new: a "tablets" snapshot of an older version
+    # does not replace it on the tablet (static/live/tablet.js).
+    data["tournament_version"] = tournament_version
+    return envelope("table", table_version + tournament_version, data)
+
+
+def tablets_data(tournament: Tournament) -> dict:
+    """What every tablet of a tournament shows of it: the same for all of them, built once per server
+    and version for the 1,250 tablets of a big event (a level change costs one build, not 1,250)."""
+    return {"tournament": tournament_public(tournament), "level": current_level_payload(tournament)}
+
+
+def tablets_snapshot(tournament_id: int) -> dict:
+    version = tournament_version(tournament_id)
+    tournament = Tournament.objects.select_related("structure").get(pk=tournament_id)
+    return envelope("tablets", version, tablets_data(tournament))
 
 
 # --- the feature table (a stream, the room's screens) ----------------------------------------------

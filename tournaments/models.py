@@ -302,8 +302,14 @@ def tournament_changed(tournament_id: int) -> None:
     )
 
 
-def clock_changed(tournament_id: int) -> None:
+def clock_changed(tournament_id: int, *, every_table: bool = False) -> None:
     """What every tablet shows of the tournament changed too (its clock, level, hand-for-hand, status
-    or chips in play): the tournament's screens and its tablets hear of it, once each, after commit."""
+    or chips in play): the tournament's screens and its tablets hear of it, once each, after commit.
+
+    The tablets share one build of their tournament part (a level change at 1,250 tables is one build
+    per server, not 1,250); ``every_table``: each table's own part changed with it (hand-for-hand
+    waits, a chip race's cards), so each tablet rebuilds its table too."""
     tournament_changed(tournament_id)
-    live.changed(live.tournament_tables_group(tournament_id))
+    live.changed(live.tournament_tables_group(tournament_id), scope=live.TABLETS_TOURNAMENT)
+    if every_table:
+        live.changed(live.tournament_tables_group(tournament_id), scope=live.TABLETS_EVERY_TABLE)

@@ -61,6 +61,16 @@
   LiveSocket.prototype.receive = function (msg) {
     if (msg.type === "snapshot") {
       if (typeof msg.server_time === "number") this.offset = msg.server_time - Date.now();
+      var part = this.handlers.parts && this.handlers.parts[msg.kind];
+      if (part) {
+        // A shared part of the screen (the tablets' view of their tournament): its own versions.
+        this.partVersions = this.partVersions || {};
+        var seen = this.partVersions[msg.kind];
+        if (typeof msg.version !== "number" || (seen !== undefined && msg.version <= seen)) return;
+        this.partVersions[msg.kind] = msg.version;
+        part(msg.data, msg);
+        return;
+      }
       if (typeof msg.version !== "number" || msg.version <= this.version) {
         // Already showing this or something newer; a forced refresh of the same version is harmless.
         if (msg.version === this.version && this.handlers.same) this.handlers.same(msg);

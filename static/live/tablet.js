@@ -32,9 +32,14 @@
     this.amountOpen = false;
     this.picked = [];
     var self = this;
+    // What the tablet shows of its tournament (the level, the clock's state) and that part's version:
+    // it comes inside each table snapshot and, on a level change, alone ("tablets", shared by every
+    // tablet of the tournament); the newer of the two is shown.
+    this.tournamentPart = null;
     this.socket = new L.LiveSocket(root.getAttribute("data-ws"), {
       snapshot: function (data) { self.update(data); },
       status: function (state) { self.status(state); },
+      parts: { tablets: function (data, msg) { self.updateTournament(data, msg.version); } },
     });
     this.q("[data-role=call-floor]").addEventListener("click", function () {
       self.send(self.T.call_floor, "/tablet/" + self.tableId + "/floor/", {});
@@ -53,7 +58,25 @@
     }
   };
 
+  Tablet.prototype.updateTournament = function (part, version) {
+    if (this.tournamentPart && version <= this.tournamentPart.version) return;
+    this.tournamentPart = { version: version, tournament: part.tournament, level: part.level };
+    if (!this.data) return;
+    this.data.tournament = part.tournament;
+    this.data.level = part.level;
+    this.root.setAttribute("data-tournament-version", String(version));
+    this.render();
+  };
+
   Tablet.prototype.update = function (data) {
+    var part = this.tournamentPart, embedded = data.tournament_version;
+    if (part && typeof embedded === "number" && embedded < part.version) {
+      data.tournament = part.tournament;
+      data.level = part.level;
+    } else if (typeof embedded === "number") {
+      this.tournamentPart = { version: embedded, tournament: data.tournament, level: data.level };
+      this.root.setAttribute("data-tournament-version", String(embedded));
+    }
     var oldHand = this.data && this.data.hand, newHand = data.hand;
     var changed = !oldHand || !newHand || oldHand.id !== newHand.id || oldHand.seq !== newHand.seq;
     this.data = data;

@@ -204,6 +204,7 @@ class Screen:
         self.first_at: float | None = None
         self.version = -1
         self.level: int | None = None
+        self.tablets_version = -1
         self.level_seen: float | None = None
         self.close_code: int | None = None
         self.snapshots = 0
@@ -321,6 +322,19 @@ class Driver:
                 if screen.first_at is None:
                     screen.first_at = now
                 screen.snapshots += 1
+                if message.get("kind") == "tablets":
+                    # The tablets' shared view of the tournament (its level): versioned on its own.
+                    if message["version"] > screen.tablets_version:
+                        screen.tablets_version = message["version"]
+                        level = message["data"].get("level")
+                        screen.level = level["index"] if level else None
+                        if (
+                            self.level_target is not None
+                            and screen.level_seen is None
+                            and screen.level == self.level_target
+                        ):
+                            screen.level_seen = now
+                    continue
                 if message["version"] < screen.version:
                     continue  # live.js ignores anything older than what it shows
                 screen.version = message["version"]
@@ -329,8 +343,11 @@ class Driver:
                 if screen.kind == "clock":
                     screen.level = data["clock"]["level_index"]
                 else:
-                    level = data.get("level")
-                    screen.level = level["index"] if level else None
+                    embedded = data.get("tournament_version", -1)
+                    if embedded >= screen.tablets_version:  # as tablet.js: the newer tournament part
+                        screen.tablets_version = embedded
+                        level = data.get("level")
+                        screen.level = level["index"] if level else None
                     screen.hand = data.get("hand")
                     screen.hand_at = now
                     if screen.pending is not None and screen.pending.answered is not None:

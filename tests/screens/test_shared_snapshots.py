@@ -52,5 +52,48 @@ async def test_a_tablet_hears_of_the_clock_but_not_of_a_bust_at_another_table():
     assert await ws.receive_nothing(timeout=0.3)
     await database_sync_to_async(services.pause_clock)(tournament)
     update = await ws.receive_json_from(timeout=2)
-    assert update["kind"] == "table" and update["version"] > first["version"]
+    # The tablets' shared view of their tournament, newer than the one inside the first snapshot.
+    assert update["kind"] == "tablets" and update["version"] > first["data"]["tournament_version"]
+    assert update["data"]["level"] == first["data"]["level"] and "seats" not in update["data"]
+    assert await ws.receive_nothing(timeout=0.3)  # the table itself did not change: not rebuilt
     await ws.disconnect()
+
+
+async def test_a_level_change_is_one_build_for_every_tablet_and_hand_for_hand_rebuilds_each_table(
+    monkeypatch,
+):
+    """A level change at a big event reaches every tablet from one shared build of the tournament's
+    part (not one table snapshot per tablet); hand-for-hand changes each table's own wait (R8.6), so
+    then each tablet gets its table rebuilt."""
+    tournament, tables = await setup(players=24)
+    sockets = []
+    for table in tables:
+        device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
+        ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
+        sockets.append((ws, await ws.receive_json_from(timeout=2)))
+    assert len(sockets) >= 3
+    tablet_builds, table_builds = [], []
+    real_tablets, real_table = snapshots.tablets_snapshot, snapshots.table_snapshot
+    monkeypatch.setattr(
+        snapshots, "tablets_snapshot", lambda pk: tablet_builds.append(pk) or real_tablets(pk)
+    )
+    monkeypatch.setattr(snapshots, "table_snapshot", lambda pk: table_builds.append(pk) or real_table(pk))
+
+    await database_sync_to_async(services.jump_to_level)(tournament, 1)
+    updates = [await ws.receive_json_from(timeout=2) for ws, _first in sockets]
+    assert len(tablet_builds) == 1 and table_builds == []
+    assert all(u["kind"] == "tablets" for u in updates)
+    assert all(
+        u["data"]["level"]["index"] > first["data"]["level"]["index"]
+        for u, (_ws, first) in zip(updates, sockets)
+    )
+
+    await database_sync_to_async(services.set_hand_for_hand)(tournament, True)
+    kinds = [set() for _s in sockets]
+    for (ws, _first), seen in zip(sockets, kinds):
+        for _i in range(2):
+            seen.add((await ws.receive_json_from(timeout=2))["kind"])
+    assert all(seen == {"tablets", "table"} for seen in kinds)
+    assert sorted(table_builds) == sorted(t.pk for t in tables)
+    for ws, _first in sockets:
+        await ws.disconnect()

@@ -192,7 +192,7 @@ def set_hand_for_hand(tournament, on: bool, *, actor=None, now=None):
             return clock
         return clockmath.resume(periods, clock, when) if clock.paused else clock
 
-    return clock_op(
+    tournament = clock_op(
         tournament,
         toggle,
         actor=actor,
@@ -203,6 +203,8 @@ def set_hand_for_hand(tournament, on: bool, *, actor=None, now=None):
         hand_for_hand_round_started_at=now if on else None,
         paused_before_hand_for_hand=paused_before if on else False,
     )
+    clock_changed(tournament.pk, every_table=True)  # each tablet's hand-for-hand wait (R8.6)
+    return tournament
 
 
 @transaction.atomic
@@ -225,7 +227,7 @@ def hand_for_hand_round_finished(tournament, *, now=None, actor=None, round_star
     def deduct(periods, clock, when):
         return clockmath.hand_for_hand_round(periods, clock, seconds)
 
-    return clock_op(
+    tournament = clock_op(
         tournament,
         deduct,
         actor=actor,
@@ -234,6 +236,8 @@ def hand_for_hand_round_finished(tournament, *, now=None, actor=None, round_star
         data={"seconds": round(seconds, 1)},
         hand_for_hand_round_started_at=now,
     )
+    clock_changed(tournament.pk, every_table=True)  # a new round: every table may deal again (R8.6)
+    return tournament
 
 
 def advance_clock(tournament: Tournament, now: datetime | None = None) -> bool:

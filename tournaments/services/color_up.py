@@ -130,5 +130,5 @@ def color_up(tournament: Tournament, *, actor=None, rng=None, now=None) -> chipr
             "tables": tables,
         },
     )
-    clock_changed(tournament.pk)
+    clock_changed(tournament.pk, every_table=True)  # each table's chip race cards (R8.7)
     return result
