@@ -153,8 +153,10 @@ def tournament_public(tournament: Tournament) -> dict:
 def chip_race_payload(tournament: Tournament, levels: list, table_number: int | None = None) -> dict | None:
     """The chip race of the break the clock is on (R8.7), once it is run: who won a chip, or for one
     table every card dealt. The race's seed is public (anyone can deal the race again and check it)."""
+    if tournament.status != Tournament.Status.ON_BREAK:
+        return None  # asked by every table snapshot: no query outside a break
     race = ChipRace.objects.filter(tournament=tournament).first()
-    if race is None or tournament.status != Tournament.Status.ON_BREAK:
+    if race is None:
         return None
     if race.level_order != selectors.clock_state(tournament, levels=levels).level_index:
         return None
