@@ -5,7 +5,7 @@ from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
 
-from .views import clock, console, pairing
+from .views import clock, console, devices, pairing, player
 from .views.tablet import AcknowledgeMoveView, CallFloorView, tablet
 
 urlpatterns = [
@@ -17,6 +17,10 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
     path("clock/<id:tournament_id>/", clock.clock_screen, name="clock-screen"),
+    path("clock/festival/", clock.festival_screen, name="clock-festival"),
+    path("p/<id:tournament_id>/", player.player_page_view, name="player-page"),
+    path("p/<id:tournament_id>/data.json", player.player_data, name="player-data"),
+    path("p/<id:tournament_id>/seat/", player.find_seat, name="player-seat"),
     path("tablet/<id:table_id>/", tablet, name="tablet"),
     path("tablet/<id:table_id>/floor/", CallFloorView.as_view(), name="tablet-floor"),
     path(
@@ -45,6 +49,11 @@ urlpatterns = [
         name="console-answer-floor",
     ),
     path("console/<id:tournament_id>/devices/pair/", console.console_pair, name="console-pair"),
+    path(
+        "console/<id:tournament_id>/devices/<id:device_id>/language/",
+        devices.device_language,
+        name="console-device-language",
+    ),
     path(
         "console/<id:tournament_id>/devices/<id:device_id>/revoke/",
         console.console_revoke,
