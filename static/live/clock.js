@@ -36,7 +36,7 @@
   function secondsUntilEndOf(sch, idx, remaining, lastIndex) {
     if (lastIndex === null || lastIndex === undefined || idx > lastIndex) return null;
     var total = remaining;
-    for (var i = idx + 1; i <= lastIndex; i++) total += sch[i].seconds;
+    for (var i = idx + 1; i <= Math.min(lastIndex, sch.length - 1); i++) total += sch[i].seconds;
     return total;
   }
 
@@ -76,12 +76,13 @@
   function fit(node) {
     if (!node || !node.isConnected || node.offsetWidth === 0) return;
     node.style.fontSize = "";
+    node.fitWidth = node.clientWidth;
     for (var i = 0; i < 6; i++) {
       var sw = node.scrollWidth, cw = node.clientWidth, sh = node.scrollHeight, ch = node.clientHeight;
       var over = Math.max(sw / Math.max(cw, 1), ch > 0 ? sh / ch : 1);
       if (over <= 1.005) return;
       var size = parseFloat(getComputedStyle(node).fontSize);
-      node.style.fontSize = Math.max(6, Math.floor(size / over * 0.97)) + "px";
+      node.style.fontSize = Math.max(5, Math.floor(size / over * 0.97)) + "px";
     }
   }
 
@@ -135,6 +136,13 @@
     setInterval(function () { self.tick(); }, 200);
     if (this.panels.length) setInterval(function () { self.rotate(); }, ROTATE_MS);
     window.addEventListener("resize", function () { self.refit(); });
+    // A box that gets narrower (a longer text beside it in the same row) fits its text again.
+    if (window.ResizeObserver) {
+      this.observer = new ResizeObserver(function (entries) {
+        entries.forEach(function (e) { if (e.target.clientWidth !== e.target.fitWidth) fit(e.target); });
+      });
+      root.querySelectorAll("[data-fit]").forEach(function (n) { self.observer.observe(n); });
+    }
     if (this.kiosk) {
       // A kiosk screen (a TV box started with --autoplay-policy=no-user-gesture-required) plays
       // sound at once and never asks for a tap.
@@ -154,7 +162,14 @@
     if (node && node.textContent !== text) {
       node.textContent = text;
       this.fitAround(node);
+      this.dirty = true;
     }
+  };
+  /* After a change, any box whose neighbour grew may be too narrow now: fit what overflows. */
+  ClockView.prototype.repair = function () {
+    this.root.querySelectorAll("[data-fit]").forEach(function (n) {
+      if (n.offsetWidth && (n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1)) fit(n);
+    });
   };
   ClockView.prototype.fitAround = function (node) {
     var box = node.hasAttribute("data-fit") ? node : node.closest("[data-fit]");
@@ -197,8 +212,8 @@
         payouts.appendChild(L.el("li", null, [L.el("span", { class: "place", text: p.place + "." }), L.el("span", { class: "amount", text: L.fmtNumber(p.amount) })]));
       });
     }
-    var banner = this.q("[data-role=announcement]");
-    if (banner) { banner.textContent = data.announcement || ""; banner.hidden = !data.announcement; }
+    this.set("[data-role=announcement]", data.announcement || "");
+    this.show("[data-role=announcement]", !!data.announcement);
     this.set("[data-role=commitment]", t.seed_commitment || "");
     this.show("[data-role=commitment-box]", !!t.seed_commitment);
     var room = data.room || {};
@@ -232,7 +247,10 @@
       });
     }
     this.show("[data-role=finished]", done);
-    if (done) trimList(this.q("[data-role=results]"), box);
+    if (done) {
+      trimList(this.q("[data-role=results]"), box);
+      box.querySelectorAll(".result-list span:not(.who)").forEach(function (n) { n.setAttribute("data-fit", ""); fit(n); });
+    }
   };
 
   /* The side panels: the director's pick (?panels=...), each shown in turn when it has something. */
@@ -301,7 +319,9 @@
     if (holder) body.appendChild(holder); else rows.forEach(function (r) { body.appendChild(r); });
     this.tickPanel();
     if (holder) trimList(holder, body);
-    body.querySelectorAll("li > span, .panel-line, .panel-big, .panel-huge").forEach(function (n) { n.setAttribute("data-fit", ""); fit(n); });
+    body.querySelectorAll("li > span:not(.who), .panel-line, .panel-big, .panel-huge").forEach(function (n) { n.setAttribute("data-fit", ""); fit(n); });
+    if (holder) trimList(holder, body);
+    this.dirty = true;
     void self;
   };
   ClockView.prototype.tickPanel = function () {
@@ -370,14 +390,16 @@
       var race = this.q("[data-role=chip-race]");
       if (race) {
         var result = data.chip_race;
-        race.hidden = !chips && !result;
+        this.show("[data-role=chip-race]", !!(chips || result));
         var raceText = result ? L.interp(T.race_result, {
           winners: result.winners.map(function (w) { return w.name + " (" + T.table + " " + w.table + ", " + w.best + ")"; }).join(" · ") || "–",
         }) : T.chip_race;
-        if (race.textContent !== raceText) race.textContent = raceText;
+        if (race.textContent !== raceText) { race.textContent = raceText; fit(race); }
       }
     }
     this.tickPanel();
+    this.ticks = (this.ticks || 0) + 1;
+    if (this.dirty || this.ticks % 5 === 0) { this.dirty = false; this.repair(); }
   };
 
   ClockView.prototype.levelChanged = function (level) {

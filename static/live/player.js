@@ -117,7 +117,7 @@
       var left = null;
       if (at.started && late.last_index !== null && at.index <= late.last_index) {
         left = at.remaining;
-        for (var k = at.index + 1; k <= late.last_index; k++) left += sch[k].seconds;
+        for (var k = at.index + 1; k <= Math.min(late.last_index, sch.length - 1); k++) left += sch[k].seconds;
       }
       this.set("[data-role=late]", left === null ? L.interp(T.late_reg_open, { level: late.until_level }) : L.interp(T.late_reg_closes_in, { time: L.fmtClock(left) }));
     }
