@@ -148,7 +148,9 @@ def text_of(page, role):
 
 def staff_page(browser, base, data, size, locale="en-GB"):  # noqa: F811
     # bypass_csp: the tests hand the page's socket snapshots built by ``new Function`` (no eval on the site)
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]}, locale=locale, bypass_csp=True)
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, locale=locale, bypass_csp=True
+    )
     sign_in(context, base, data)
     return context, context.new_page()
 
@@ -184,7 +186,9 @@ def test_the_clock_in_every_state_fits_every_screen(server, browser):  # noqa: F
     show(clock, "paused")
     expect(root).to_have_attribute("data-state", "paused")
     expect(clock.locator("[data-role=state]")).to_have_text("PAUSED")
-    clock.wait_for_function("getComputedStyle(document.querySelector('[data-clock]')).backgroundColor === 'rgb(142, 0, 0)'")
+    clock.wait_for_function(
+        "getComputedStyle(document.querySelector('[data-clock]')).backgroundColor === 'rgb(142, 0, 0)'"
+    )
 
     show(clock, "break")
     expect(root).to_have_attribute("data-state", "break")
@@ -196,7 +200,9 @@ def test_the_clock_in_every_state_fits_every_screen(server, browser):  # noqa: F
     expect(clock.locator("[data-role=state]")).to_have_text("HAND FOR HAND")
     expect(clock.locator("[data-role=hfh-round]")).to_have_text("Hand 3")
     expect(clock.locator("[data-role=hfh-taken]")).to_have_text("3:34 taken off the clock")
-    clock.wait_for_function("getComputedStyle(document.querySelector('[data-clock]')).backgroundColor === 'rgb(53, 24, 90)'")
+    clock.wait_for_function(
+        "getComputedStyle(document.querySelector('[data-clock]')).backgroundColor === 'rgb(53, 24, 90)'"
+    )
 
     show(clock, "final-table")
     expect(clock.locator("[data-role=state]")).to_have_text("FINAL TABLE")
@@ -281,7 +287,9 @@ def test_the_players_page_on_a_phone(server, browser):  # noqa: F811
 
     base, data = server
     tid = data["clock_tournament"]
-    phone = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-GB")
+    phone = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-GB"
+    )
     page = phone.new_page()
     page.goto(f"{base}/p/{tid}/")  # nobody signed in, no device: public
     root = page.locator("[data-player]")
@@ -293,7 +301,9 @@ def test_the_players_page_on_a_phone(server, browser):  # noqa: F811
     assert re.fullmatch(r"\d+:\d\d", page.locator("[data-role=time]").text_content())
     page.fill("[data-role=seat-name]", "PLAYER 7")
     page.click("[data-role=seat-form] button")
-    expect(page.locator("[data-role=seat-result]").first).to_contain_text(re.compile(r"Player 7\s+Table \d+, seat \d+"))
+    expect(page.locator("[data-role=seat-result]").first).to_contain_text(
+        re.compile(r"Player 7\s+Table \d+, seat \d+")
+    )
     fits = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert fits[0] <= fits[1], fits
     page.screenshot(path=str(DOCS / "player-page.png"), full_page=True)
@@ -330,13 +340,20 @@ def visible_texts(page, selector):
     )
 
 
-@pytest.mark.xfail(reason="passes once the translation round has translated issue 16's new strings", strict=False)
+@pytest.mark.xfail(
+    reason="passes once the translation round has translated issue 16's new strings", strict=False
+)
 def test_each_screen_speaks_its_language_with_no_english_left(server, browser):  # noqa: F811
     """The clock screen and the players' page in es, it, ru, el and fr: no English text of the
     page is left (the labels the scripts write included). Lists every English string it finds."""
     base, data = server
     tid = data["clock_tournament"]
-    names = {"Courchevel Hi/Lo Deepstack", "Courchevel", "Courchevel Hi/Lo", "Late registration closes at the end of level 4"}
+    names = {
+        "Courchevel Hi/Lo Deepstack",
+        "Courchevel",
+        "Courchevel Hi/Lo",
+        "Late registration closes at the end of level 4",
+    }
     pages = {"clock": (f"/clock/{tid}/", "[data-clock]"), "player": (f"/p/{tid}/", "[data-player]")}
 
     def collect(locale):
@@ -347,7 +364,11 @@ def test_each_screen_speaks_its_language_with_no_english_left(server, browser): 
             page.wait_for_selector(f"{selector}[data-version]")
             page.wait_for_timeout(500)
             labels = json.loads(page.locator("#labels").text_content())
-            found[key] = (set(visible_texts(page, selector)), labels, page.evaluate("document.documentElement.lang"))
+            found[key] = (
+                set(visible_texts(page, selector)),
+                labels,
+                page.evaluate("document.documentElement.lang"),
+            )
         context.close()
         return found
 
@@ -360,7 +381,9 @@ def test_each_screen_speaks_its_language_with_no_english_left(server, browser): 
             assert lang == language, (key, lang)
             en_texts, en_labels, _ = english[key]
             same = sorted(
-                t for t in texts & en_texts if t not in names and not ENGLISH_IGNORED.match(t) and not t.startswith("Player ")
+                t
+                for t in texts & en_texts
+                if t not in names and not ENGLISH_IGNORED.match(t) and not t.startswith("Player ")
             )
             same += sorted(
                 f"label {k}: {v}"
