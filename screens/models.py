@@ -28,6 +28,10 @@ class Device(models.Model):
         "tables.Table", on_delete=models.CASCADE, null=True, blank=True, related_name="devices"
     )
     label = models.CharField(_("label"), max_length=100)
+    # The language the screen speaks (one of settings.LANGUAGES), whatever the other screens and the
+    # staff's browsers speak: a French room's clock in French while the tablets are in Italian.
+    # Empty: the browser's language.
+    language = models.CharField(_("language"), max_length=10, blank=True, default="")
     token_hash = models.CharField(max_length=64, unique=True, editable=False)
     # A service account, so whatever records "who did it" (hand events, audit) can name the device.
     # It has no password and no staff rights; it is deactivated when the device is revoked.

@@ -16,6 +16,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
@@ -168,11 +169,25 @@ def new_device(*, kind, tournament, table, label, actor=None, is_demo=False) -> 
     return device, token
 
 
-def redeem_pairing_code(code: str, *, label: str = "") -> tuple[Device, str]:
+# An audit action of the screens app (AuditEntry.action is free text; the tournaments' own actions
+# are ``AuditAction``).
+DEVICE_LANGUAGE_SET = "device.language"
+
+
+def check_language(language: str) -> str:
+    """A screen's language: one of settings.LANGUAGES, or "" (the browser's)."""
+    language = (language or "").strip()
+    if language and language not in {code for code, _name in settings.LANGUAGES}:
+        raise PairingError("bad_language", _("This language is not offered: choose one from the list."))
+    return language
+
+
+def redeem_pairing_code(code: str, *, label: str = "", language: str = "") -> tuple[Device, str]:
     """Turn a valid code into a new device and its token (returned once, stored only as a hash)."""
     normalized = normalize_code(code)
     if len(normalized) != CODE_LENGTH:
         raise PairingError("bad_code", _("A pairing code has 8 letters and digits."))
+    language = check_language(language)
     try:
         label = text.clean_line(label or "", max_length=100)
     except text.TextProblem as problem:
@@ -198,6 +213,9 @@ def redeem_pairing_code(code: str, *, label: str = "") -> tuple[Device, str]:
             label=label or _label_for(pairing.kind, pairing.tournament, pairing.table),
             actor=pairing.created_by,
         )
+        if language:
+            device.language = language
+            device.save(update_fields=["language"])
         pairing.used_at = timezone.now()
         pairing.device = device
         pairing.save(update_fields=["used_at", "device"])
@@ -217,6 +235,22 @@ def revoke_device(device: Device, *, actor=None, reason: str = "") -> Device:
                 type(device.user).objects.filter(pk=device.user_id).update(is_active=False)
             _audit(actor, AuditAction.DEVICE_REVOKED, device, reason=reason)
             live.device_revoked(device.pk)
+            devices_changed(device)
+    return device
+
+
+def set_device_language(device: Device, language: str, *, actor=None) -> Device:
+    """The director picks the language a paired screen speaks (the console); the screen shows it
+    at its next load (its labels are rendered with the page)."""
+    language = check_language(language)
+    with transaction.atomic():
+        device = Device.objects.select_for_update().get(pk=device.pk)
+        if device.revoked_at is not None:
+            raise PairingError("revoked", _("This screen was unpaired: pair it again first."))
+        if device.language != language:
+            device.language = language
+            device.save(update_fields=["language"])
+            _audit(actor, DEVICE_LANGUAGE_SET, device, data={"language": language})
             devices_changed(device)
     return device
 

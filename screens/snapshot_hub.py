@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Callable, Hashable
 
 from channels.db import database_sync_to_async
@@ -116,3 +117,44 @@ def hub() -> SnapshotHub:
         found = _hubs[id(loop)] = SnapshotHub()
         found.loop = loop
     return found
+
+
+class VersionedBuilds:
+    """The same single-flight build for plain HTTP requests (threads, not an event loop): one build
+    per key and version in this process, whatever the number of requests asking at once; the others
+    wait for it and share the result. Only the newest versions are kept (``keep`` per process).
+
+    The players' pages use it: ten thousand phones asking for version 41 of a tournament cost one
+    build of version 41, then a dictionary lookup each."""
+
+    def __init__(self, build: Callable[[Hashable, int], object], keep: int = 64):
+        self.build = build
+        self.keep = keep
+        self.done: dict[tuple, object] = {}
+        self.locks: dict[Hashable, threading.Lock] = {}
+        self.guard = threading.Lock()
+        self.builds = 0
+
+    def get(self, key: Hashable, version: int):
+        found = self.done.get((key, version))
+        if found is not None:
+            return found
+        with self.guard:
+            lock = self.locks.setdefault(key, threading.Lock())
+        with lock:  # one build per key at a time: whoever waited finds it done
+            found = self.done.get((key, version))
+            if found is None:
+                found = self.build(key, version)
+                self.builds += 1
+                with self.guard:
+                    # A newer version makes the older ones of this key useless.
+                    for old in [k for k in self.done if k[0] == key and k[1] < version]:
+                        del self.done[old]
+                    self.done[(key, version)] = found
+                    while len(self.done) > self.keep:
+                        del self.done[next(iter(self.done))]
+        return found
+
+    def clear(self) -> None:
+        with self.guard:
+            self.done.clear()

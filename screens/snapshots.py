@@ -22,8 +22,9 @@ from dealing.models import Hand
 from tables.models import Move, Seat, Table
 from tables.services import halted_reason
 from tournaments import clock, selectors
+from tournaments.audit import AuditAction
 from tournaments.clock import ClockError
-from tournaments.models import ChipRace, Tournament
+from tournaments.models import AuditEntry, ChipRace, Entry, Tournament
 from tournaments.services import level_for_next_hand, payout_table, prize_pool
 
 from .models import Announcement, Device, FloorCall
@@ -94,7 +95,9 @@ def clock_payload(tournament: Tournament, levels: list | None = None) -> dict:
         "running": state.running,
         "paused": tournament.paused_at is not None,
         "level_index": state.level_index,
-        "remaining": round(state.remaining, 3),
+        # Running, the screens count down from "level ends at": the time left is not sent, so the
+        # payload stays the same all through a level and a rebuild costs the screens nothing.
+        "remaining": None if state.running else round(state.remaining, 3),
         "level_ends_at": _ms(state.level_ends_at),
         "is_last_level": state.is_last_level,
         "clock_version": tournament.clock_version,
@@ -116,11 +119,13 @@ def field_payload(tournament: Tournament) -> dict:
         entries=Count("id"),
         left=Count("id", filter=Q(status="active")),
         chips=Sum("chips", filter=Q(status="active")),
+        reentries=Count("id", filter=Q(number__gt=1)),
     )
     left = counts["left"] or 0
     chips = counts["chips"] or 0
     return {
         "entries": counts["entries"] or 0,
+        "reentries": counts["reentries"] or 0,
         "players_left": left,
         "chips_in_play": chips,
         "average_stack": round(chips / left) if left else 0,
@@ -183,6 +188,105 @@ def chip_race_payload(tournament: Tournament, levels: list, table_number: int | 
     return payload
 
 
+RECENT_MOVES = 8
+CHIP_LEADERS = 10
+RESULTS_SHOWN = 30
+
+
+def late_registration_payload(tournament: Tournament, levels: list) -> dict:
+    """Whether a player may still register, and the schedule index of the last period it is open
+    in (the level ``late_registration_until_level`` and the break after it): screens count down to
+    that period's end themselves."""
+    until = tournament.late_registration_until_level
+    numbers = clock.level_numbers(selectors.periods(levels)) if levels else []
+    last = None
+    for index, number in enumerate(numbers):
+        if number is not None and number <= until:
+            last = index
+    if last is not None and last + 1 < len(numbers) and numbers[last + 1] is None:
+        last += 1  # the break right after the last level of late registration
+    return {
+        "open": selectors.registration_open(tournament) if levels else False,
+        "until_level": until,
+        "last_index": last,
+    }
+
+
+def recent_moves_payload(tournament: Tournament) -> list[dict]:
+    """The latest seat moves (balancing, a table broken, the final table's redraw): who goes where."""
+    moves = (
+        Move.objects.filter(tournament=tournament)
+        .exclude(status=Move.Status.CANCELLED)
+        .select_related("entry__player", "from_table", "to_table")
+        .order_by("-created_at", "-id")[:RECENT_MOVES]
+    )
+    return [
+        {
+            "id": m.pk,
+            "name": m.entry.player.name,
+            "from_table": m.from_table.number if m.from_table_id else None,
+            "from_seat": m.from_seat,
+            "to_table": m.to_table.number,
+            "to_seat": m.to_seat,
+            "reason": m.reason,
+            "at": _ms(m.created_at),
+        }
+        for m in moves
+    ]
+
+
+def chip_leaders_payload(tournament: Tournament) -> list[dict]:
+    """The biggest stacks, once counts tell players apart (every stack equal says nothing)."""
+    active = tournament.entries.filter(status=Entry.Status.ACTIVE)
+    if active.aggregate(n=Count("chips", distinct=True))["n"] < 2:
+        return []
+    return [
+        {"name": e.player.name, "chips": e.chips}
+        for e in active.select_related("player").order_by("-chips", "id")[:CHIP_LEADERS]
+    ]
+
+
+def results_payload(tournament: Tournament) -> list[dict]:
+    """Places paid so far: at the end the winner first, during play the latest in the money."""
+    paid = tournament.entries.filter(prize__gt=0, place__isnull=False).select_related("player")
+    if tournament.status == Tournament.Status.FINISHED:
+        rows = paid.order_by("place", "id")[:RESULTS_SHOWN]
+    else:
+        rows = paid.order_by("-busted_at", "place")[:10]
+    return [{"place": e.place, "name": e.player.name, "prize": e.prize} for e in rows]
+
+
+def hand_for_hand_payload(tournament: Tournament) -> dict | None:
+    """R8.6: the round being played and the clock time the rounds so far took off (each at most
+    ``HAND_FOR_HAND_MAX_SECONDS``)."""
+    if not tournament.hand_for_hand:
+        return None
+    audit = AuditEntry.objects.filter(tournament=tournament)
+    began = audit.filter(action=AuditAction.CLOCK_HAND_FOR_HAND).values_list("at", flat=True).first()
+    rounds = audit.filter(action=AuditAction.CLOCK_HAND_FOR_HAND_ROUND)
+    if began is not None:
+        rounds = rounds.filter(at__gte=began)
+    taken = [
+        min(float((data or {}).get("seconds", 0)), clock.HAND_FOR_HAND_MAX_SECONDS)
+        for data in rounds.values_list("data", flat=True)
+    ]
+    return {"round": len(taken) + 1, "seconds_taken": round(sum(taken))}
+
+
+def room_payload(tournament: Tournament) -> dict:
+    """What a room's screens add to the clock: tables left, moves, leaders, places paid."""
+    tables_left = Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE).count()
+    return {
+        "tables_left": tables_left,
+        "final_table": tables_left == 1
+        and tournament.status in (Tournament.Status.RUNNING, Tournament.Status.ON_BREAK),
+        "recent_moves": recent_moves_payload(tournament),
+        "chip_leaders": chip_leaders_payload(tournament),
+        "results": results_payload(tournament),
+        "hand_for_hand": hand_for_hand_payload(tournament),
+    }
+
+
 def clock_data(tournament: Tournament) -> dict:
     levels = selectors.levels_of(tournament)
     return {
@@ -192,6 +296,8 @@ def clock_data(tournament: Tournament) -> dict:
         "field": field_payload(tournament),
         "announcement": announcement_text(tournament),
         "chip_race": chip_race_payload(tournament, levels),
+        "late_registration": late_registration_payload(tournament, levels),
+        "room": room_payload(tournament),
     }
 
 

@@ -5,7 +5,7 @@ from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
 
-from .views import clock, console, feature, pairing, pairing_sheet
+from .views import clock, console, devices, feature, pairing, pairing_sheet, player
 from .views.tablet import AcknowledgeMoveView, CallFloorView, tablet
 
 urlpatterns = [
@@ -17,6 +17,10 @@ urlpatterns = [
     ),
     path("logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
     path("clock/<id:tournament_id>/", clock.clock_screen, name="clock-screen"),
+    path("clock/festival/", clock.festival_screen, name="clock-festival"),
+    path("p/<id:tournament_id>/", player.player_page_view, name="player-page"),
+    path("p/<id:tournament_id>/data.json", player.player_data, name="player-data"),
+    path("p/<id:tournament_id>/seat/", player.find_seat, name="player-seat"),
     path("tablet/<id:table_id>/", tablet, name="tablet"),
     path("tablet/<id:table_id>/floor/", CallFloorView.as_view(), name="tablet-floor"),
     path(
@@ -55,6 +59,11 @@ urlpatterns = [
         "console/<id:tournament_id>/devices/pairing-sheet/",
         pairing_sheet.pairing_sheet,
         name="console-pairing-sheet",
+    ),
+    path(
+        "console/<id:tournament_id>/devices/<id:device_id>/language/",
+        devices.device_language,
+        name="console-device-language",
     ),
     path(
         "console/<id:tournament_id>/devices/<id:device_id>/revoke/",

@@ -34,6 +34,7 @@ PAIRING_STATUS = {
     "unknown_code": 404,
     "used_code": 409,
     "expired_code": 409,
+    "bad_language": 400,
 }
 
 
@@ -53,7 +54,9 @@ def pair(request, code: str = ""):
             status = 429
         else:
             try:
-                device, token = redeem_pairing_code(code, label=request.POST.get("label", ""))
+                device, token = redeem_pairing_code(
+                    code, label=request.POST.get("label", ""), language=request.POST.get("language", "")[:10]
+                )
             except PairingError as exc:
                 error = exc.message
                 status = PAIRING_STATUS.get(exc.code, 400)
