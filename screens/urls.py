@@ -5,7 +5,7 @@ from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
 
-from .views import clock, console, pairing
+from .views import clock, console, console_setup, pairing
 from .views.tablet import AcknowledgeMoveView, CallFloorView, tablet
 
 urlpatterns = [
@@ -28,6 +28,24 @@ urlpatterns = [
     path("pair/<str:code>/", pairing.pair, name="pair-code"),
     path("screen/<str:token>/", pairing.demo_screen, name="demo-screen"),
     path("console/", console.console_list, name="console-list"),
+    path("console/new/", console_setup.tournament_new, name="console-new"),
+    path("console/<id:tournament_id>/setup/", console_setup.tournament_setup, name="console-setup"),
+    path("console/<id:tournament_id>/structure/", console_setup.structure_editor, name="console-structure"),
+    path(
+        "console/<id:tournament_id>/structure/add/",
+        console_setup.structure_level_add,
+        name="console-structure-add",
+    ),
+    path(
+        "console/<id:tournament_id>/structure/<id:level_id>/",
+        console_setup.structure_level_save,
+        name="console-structure-level",
+    ),
+    path(
+        "console/<id:tournament_id>/structure/<id:level_id>/delete/",
+        console_setup.structure_level_delete,
+        name="console-structure-delete",
+    ),
     path("console/<id:tournament_id>/", console.console, name="console"),
     path("console/<id:tournament_id>/clock/<str:action>/", console.console_clock, name="console-clock"),
     path("console/<id:tournament_id>/announce/", console.console_announce, name="console-announce"),
