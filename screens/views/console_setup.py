@@ -21,13 +21,13 @@ from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import AnteKind, Betting, BlindStructure, Game, Level, Tournament
 
-from .console import staff_member_required
+from .staff import staff_member_required
 
 NOT_STARTED = (Tournament.Status.PLANNED, Tournament.Status.REGISTERING)
 
 
 class NumberListField(forms.CharField):
-    """"25, 100, 500" -> [25, 100, 500] (whole numbers, or decimals when ``decimals``)."""
+    """ "25, 100, 500" -> [25, 100, 500] (whole numbers, or decimals when ``decimals``)."""
 
     def __init__(self, *, decimals: bool = False, **kwargs):
         self.decimals = decimals
@@ -83,10 +83,14 @@ class TournamentSetupForm(forms.Form):
     )
     max_reentries = _number(gettext_lazy("Re-entries per player"), initial=0)
     rebuys_allowed = _number(gettext_lazy("Rebuys per player"), initial=0)
-    rebuy_stack = _number(gettext_lazy("Rebuy stack"), initial=0, help_text=gettext_lazy("0: a starting stack."))
+    rebuy_stack = _number(
+        gettext_lazy("Rebuy stack"), initial=0, help_text=gettext_lazy("0: a starting stack.")
+    )
     rebuy_price = _number(gettext_lazy("Rebuy price"), initial=0)
     addon_allowed = forms.BooleanField(label=gettext_lazy("Add-on"), required=False)
-    addon_stack = _number(gettext_lazy("Add-on stack"), initial=0, help_text=gettext_lazy("0: a starting stack."))
+    addon_stack = _number(
+        gettext_lazy("Add-on stack"), initial=0, help_text=gettext_lazy("0: a starting stack.")
+    )
     addon_price = _number(gettext_lazy("Add-on price"), initial=0)
     buy_in = _number(gettext_lazy("Buy-in (to the prize pool)"), initial=0)
     fee = _number(gettext_lazy("Fee (to the house)"), initial=0)
@@ -141,7 +145,9 @@ class TournamentSetupForm(forms.Form):
                 del self.fields[name]
 
     def groups(self):
-        return [(title, [self[name] for name in names if name in self.fields]) for title, names in self.GROUPS]
+        return [
+            (title, [self[name] for name in names if name in self.fields]) for title, names in self.GROUPS
+        ]
 
     def chosen_structure(self) -> BlindStructure | None:
         kind, _sep, pk = self.cleaned_data.get("structure", "").partition(":")
@@ -220,7 +226,9 @@ def tournament_setup(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     if tournament.status not in NOT_STARTED:
         return _started_response(request, tournament)
-    initial = {name: getattr(tournament, name) for name in TournamentSetupForm.base_fields if name != "structure"}
+    initial = {
+        name: getattr(tournament, name) for name in TournamentSetupForm.base_fields if name != "structure"
+    }
     form = TournamentSetupForm(request.POST or None, initial=initial, editing=tournament)
     status = 200
     if request.method == "POST":
@@ -379,7 +387,9 @@ def structure_level_add(request, tournament_id: int):
             **({"order": order - 1} if order else {}),
         )
     except (TournamentError, ValidationError) as exc:
-        return _structure_page(request, tournament, errors={"new": _level_errors(exc)}, status=_status_of(exc))
+        return _structure_page(
+            request, tournament, errors={"new": _level_errors(exc)}, status=_status_of(exc)
+        )
     messages.success(request, _("The break is added.") if is_break else _("The level is added."))
     return redirect("console-structure", tournament.pk)
 

@@ -92,10 +92,14 @@ def test_levels_are_edited_with_their_errors_and_refused_once_started_409(client
     tournament = factories.make_tournament(stage="registering", players=0)
     level = tournament.structure.levels.filter(is_break=False).order_by("order").first()
     url = f"/console/{tournament.pk}/structure/{level.pk}/"
-    response = client.post(url, {"duration_minutes": "25", "small_blind": "30", "big_blind": "20", "ante": "0"})
+    response = client.post(
+        url, {"duration_minutes": "25", "small_blind": "30", "big_blind": "20", "ante": "0"}
+    )
     assert response.status_code == 400
     assert "cannot be more than the big blind" in response.content.decode()
-    response = client.post(url, {"duration_minutes": "25", "small_blind": "10", "big_blind": "20", "ante": "0"})
+    response = client.post(
+        url, {"duration_minutes": "25", "small_blind": "10", "big_blind": "20", "ante": "0"}
+    )
     assert response.status_code == 302
     level.refresh_from_db()
     assert level.duration_minutes == 25
