@@ -43,7 +43,9 @@ def test_void_before_the_start_frees_the_seat_and_the_pool_and_is_refused_after_
     assert services.prize_pool(tournament) == 300
     response = client.post(f"/console/{tournament.pk}/desk/{entry.pk}/void/", follow=True)
     assert _messages(response) == [f"The entry of {entry} is voided."]
-    assert not Entry.objects.filter(pk=entry.pk).exists() and not Seat.objects.filter(entry_id=entry.pk).exists()
+    assert (
+        not Entry.objects.filter(pk=entry.pk).exists() and not Seat.objects.filter(entry_id=entry.pk).exists()
+    )
     assert services.prize_pool(tournament) == 200
     assert AuditEntry.objects.filter(action="entry.void", data__name=str(entry)).exists()
 
@@ -94,13 +96,21 @@ def test_controls_follow_the_state_no_pause_or_bust_once_finished(client, staff)
     page = client.get(f"/console/{tournament.pk}/").content.decode()
     assert 'data-action="pause"' in page and 'data-action="resume"' not in page
     assert 'data-action="start"' not in page
-    loser, winner = list(tournament.entries.order_by("pk"))
+    loser, _winner = list(tournament.entries.order_by("pk"))
     factories.zero(loser)
     services.bust_entries(tournament, [(loser, 1000)])
     tournament.refresh_from_db()
     assert tournament.status == "finished"
     page = client.get(f"/console/{tournament.pk}/").content.decode()
-    for action in ("pause", "resume", "next-level", "previous-level", "add-minute", "hand-for-hand-on", "jump"):
+    for action in (
+        "pause",
+        "resume",
+        "next-level",
+        "previous-level",
+        "add-minute",
+        "hand-for-hand-on",
+        "jump",
+    ):
         assert f'data-action="{action}"' not in page, action
     assert "Bust " not in page and 'data-role="phase">Finished<' in page
 
