@@ -269,8 +269,9 @@ def test_the_registration_desk_registers_seats_reenters_and_voids(server, direct
     card = popup.value
     expect(card.locator("[data-role=table]")).to_have_text(table)
     expect(card.locator("[data-role=seat]")).to_have_text(seat)
+    card.wait_for_load_state("load")
     card.emulate_media(media="print")
-    assert card.locator("[data-action=print]").is_hidden()
+    expect(card.locator("[data-action=print]")).to_be_hidden()
     shot(card, "console-seat-card.png")
     card.close()
     # The filter: nobody is out yet.
@@ -389,8 +390,10 @@ def test_seating_suggested_moves_are_approved_and_the_breaking_order_edited(serv
     )
     page.goto(f"{base}/console/{tid}/seating/chart/")
     expect(page.locator("[data-role=chart] .tbl").first).to_be_visible()
+    page.wait_for_load_state("load")
     page.emulate_media(media="print")
-    assert page.locator(".topbar").is_hidden() and page.locator("[data-action=print]").is_hidden()
+    expect(page.locator(".topbar")).to_be_hidden()
+    expect(page.locator("[data-action=print]")).to_be_hidden()
     page.emulate_media(media="screen")
 
 
@@ -422,7 +425,9 @@ def test_the_finish_results_csv_and_print(server, director):
     text = Path(download.value.path()).read_text(encoding="utf-8-sig")
     assert text.splitlines()[0].startswith("Place,Player,Entry,Prize")
     assert ",420," in text.splitlines()[1]
+    page.wait_for_load_state("load")
     page.emulate_media(media="print")
-    assert page.locator(".topbar").is_hidden() and page.locator("[data-action=csv]").is_hidden()
+    expect(page.locator(".topbar")).to_be_hidden()
+    expect(page.locator("[data-action=csv]")).to_be_hidden()
     page.emulate_media(media="screen")
     page.offline.assert_clean()
