@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from dealing.models import Hand
 from tables.models import Seat, Table
 from tournaments import clock as clockmath
+from tournaments import services
 from tournaments.models import Betting, Entry, Tournament
 
 PHASES = ("planned", "registering", "running", "paused", "break", "hand_for_hand", "finished")
@@ -55,6 +56,7 @@ def offers(tournament: Tournament, phase: str) -> dict[str, bool]:
         "bust": started,
         "setup": phase in ("planned", "registering"),
         "results": phase != "planned",
+        "register": phase != "finished" and services.registration_open(tournament),
     }
 
 
