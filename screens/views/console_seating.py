@@ -50,6 +50,7 @@ def seating_context(request, tournament: Tournament) -> dict:
     active = list(
         Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE).order_by("-break_order")
     )
+    suggestions.sort(key=lambda s: s["skipped"])  # the ones still to decide first
     return {
         "plan": plan,
         "suggestions": suggestions,

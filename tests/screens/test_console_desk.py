@@ -153,7 +153,14 @@ def test_suggest_and_approve_balancing_and_the_breaking_order_R8_3_R8_4(client, 
     services.bust_entries(tournament, [(e, 1000) for e in out])
     page = client.get(f"/console/{tournament.pk}/").content.decode()
     assert 'data-role="suggestions"' in page and 'data-action="approve"' in page
-    key = page.split('name="key" value="')[1].split('"')[0]
+    keys = [part.split('"')[0] for part in page.split('name="key" value="')[1:]]
+    # Skip sets a suggestion aside (it can still be approved later) and moves nobody.
+    key = keys[0]
+    before_skip = {s.entry_id: s.table_id for s in Seat.objects.filter(entry__isnull=False)}
+    client.post(f"/console/{tournament.pk}/seating/skip/", {"key": key})
+    page = client.get(f"/console/{tournament.pk}/").content.decode()
+    assert 'data-skipped="true"' in page and "Skipped:" in page
+    assert {s.entry_id: s.table_id for s in Seat.objects.filter(entry__isnull=False)} == before_skip
     entry_id = int(key.split(":")[0])
     before = Seat.objects.get(entry_id=entry_id).table.number
     response = client.post(f"/console/{tournament.pk}/seating/approve/", {"key": key}, follow=True)
