@@ -126,7 +126,7 @@ def console(request, tournament_id: int):
             "clock_state": clock_state,
             "phase": phase,
             "phase_label": console_controls.phase_label(phase),
-            "offers": console_controls.offers(tournament, phase),
+            "offers": console_controls.offers(tournament, phase, clock_state),
             "level_choices": console_controls.level_choices(tournament, levels),
             "hand_for_hand_tables": console_controls.hand_for_hand_tables(tournament),
             "entry_seats": seats,

@@ -42,15 +42,18 @@ def phase_label(phase: str) -> str:
     }[phase]
 
 
-def offers(tournament: Tournament, phase: str) -> dict[str, bool]:
+def offers(tournament: Tournament, phase: str, state=None) -> dict[str, bool]:
     started = phase in ("running", "paused", "break", "hand_for_hand")
+    levels = started or phase == "registering"
     return {
+        "previous_level": levels and state is not None and state.level_index > 0,
+        "next_level": levels and state is not None and not state.is_last_level,
         "open_registration": phase == "planned",
         "start": phase == "registering",
         "pause": phase in ("running", "break"),
         "resume": phase == "paused",
         "add_time": started,
-        "levels": started or phase == "registering",
+        "levels": levels,
         "hand_for_hand_on": phase in ("running", "paused", "break"),
         "hand_for_hand_off": phase == "hand_for_hand",
         "bust": started,
