@@ -241,16 +241,23 @@ def desk_addon(request, tournament_id: int, entry_id: int):
 @staff_member_required
 @require_POST
 def desk_void(request, tournament_id: int, entry_id: int):
-    def void(entry):
-        services.void_entry(entry, reason=request.POST.get("reason", ""), actor=request.user)
-
-    return _entry_action(
-        request,
-        tournament_id,
-        entry_id,
-        void,
-        lambda e, seat: _("The entry of %(name)s is voided.") % {"name": e},
-    )
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_id, tournament=tournament)
+    name = str(entry)
+    try:
+        seat = services.void_entry(entry, reason=request.POST.get("reason", ""), actor=request.user)
+    except (TournamentError, ValidationError) as exc:
+        messages.error(request, _error_text(exc))
+        return _to_desk(tournament)
+    if seat is None:
+        messages.success(request, _("The entry of %(name)s is voided.") % {"name": name})
+    else:
+        messages.success(
+            request,
+            _("The entry of %(name)s is voided: table %(table)s, seat %(seat)s is free.")
+            % {"name": name, "table": seat.table.number, "seat": seat.number},
+        )
+    return _to_desk(tournament)
 
 
 @staff_member_required

@@ -40,9 +40,12 @@ def test_void_before_the_start_frees_the_seat_and_the_pool_and_is_refused_after_
     client.force_login(staff)
     tournament = factories.make_tournament(stage="drawn", players=3, buy_in=100)
     entry = tournament.entries.first()
+    seat = Seat.objects.select_related("table").get(entry=entry)
     assert services.prize_pool(tournament) == 300
     response = client.post(f"/console/{tournament.pk}/desk/{entry.pk}/void/", follow=True)
-    assert _messages(response) == [f"The entry of {entry} is voided."]
+    assert _messages(response) == [
+        f"The entry of {entry} is voided: table {seat.table.number}, seat {seat.number} is free."
+    ]
     assert (
         not Entry.objects.filter(pk=entry.pk).exists() and not Seat.objects.filter(entry_id=entry.pk).exists()
     )

@@ -308,10 +308,11 @@ def remove_entry(entry: Entry, *, reason: str, actor=None, now: datetime | None 
 
 
 @transaction.atomic
-def void_entry(entry: Entry, *, reason: str = "", actor=None) -> None:
+def void_entry(entry: Entry, *, reason: str = "", actor=None) -> Seat | None:
     """Undo a registration made by mistake, before the entry has played: until the tournament starts
     (a started tournament's entries have been dealt in, or may be at any moment). The entry leaves
-    the field, its seat and the prize pool; the audit log keeps who it was and why it went."""
+    the field, its seat and the prize pool; the audit log keeps who it was and why it went. Returns
+    the seat it leaves free (None before the draw)."""
     tournament = locked(entry.tournament)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if tournament.status not in (Status.PLANNED, Status.REGISTERING):
@@ -338,6 +339,7 @@ def void_entry(entry: Entry, *, reason: str = "", actor=None) -> None:
     entry.delete()
     recompute_prizes(tournament)
     tournament_changed(tournament.pk)
+    return seat
 
 
 def _busted_earlier_this_round(tournament: Tournament) -> list[Entry]:
