@@ -12,8 +12,6 @@ from tournaments import clock as clockmath
 from tournaments import services
 from tournaments.models import Betting, Entry, Tournament
 
-PHASES = ("planned", "registering", "running", "paused", "break", "hand_for_hand", "finished")
-
 
 def phase_of(tournament: Tournament, state) -> str:
     status = tournament.status
@@ -88,7 +86,7 @@ def level_choices(tournament: Tournament, levels) -> list[dict]:
         if not level.is_break and level.ante:
             label += " " + _("(ante %(ante)s)") % {"ante": level.ante}
         if not level.is_break:
-            label += f" · {level.duration_minutes} min"
+            label += " · " + _("%(minutes)s min") % {"minutes": level.duration_minutes}
         rows.append({"index": index, "label": label})
     return rows
 

@@ -253,8 +253,6 @@ def tournament_setup(request, tournament_id: int):
 
 # ---------------------------------------------------------------- the structure editor
 
-LEVEL_FIELDS = ("duration_minutes", "small_blind", "big_blind", "ante_kind", "ante", "small_bet", "big_bet")
-
 
 class LevelForm(forms.Form):
     is_break = forms.BooleanField(required=False)
