@@ -198,3 +198,18 @@ def test_results_page_and_csv_list_places_names_and_prizes(client, staff):
         ("2", str(entries[1]), "90"),
         ("3", str(entries[0]), "0"),
     ]
+
+
+def test_the_directors_guide_is_in_the_console_with_its_screenshots(client, staff):
+    assert client.get("/console/help/").status_code == 302  # staff only
+    client.force_login(staff)
+    page = client.get("/console/help/").content.decode()
+    assert "<h1" in page and "Registration desk" in page
+    assert '<img src="/console/help/console-desk.png"' in page
+    shot = client.get("/console/help/console-desk.png")
+    assert shot.status_code == 200 and shot["Content-Type"] == "image/png"
+    assert client.get("/console/help/architecture.md").status_code == 404
+    assert client.get("/console/help/..%2Fconfig%2Fsettings.py").status_code == 404
+    # The console links to it.
+    tournament = factories.make_tournament(stage="planned")
+    assert 'href="/console/help/"' in client.get(f"/console/{tournament.pk}/").content.decode()
