@@ -268,6 +268,7 @@ THROTTLE_RATES = {
     # Writes that cost something: a pairing code typed or scanned (by IP), the ICM calculator.
     "pairing": "10/60",
     "icm": "30/60",
+    "equity": "30/60",
 }
 # Sign-in (docs/api-errors.md): 5 failures for one username from one address lock it for 15 min;
 # 30 failures from one address, whatever the usernames, lock that address for 15 min.

@@ -38,7 +38,8 @@ DESCRIBED = {
     404: _("No such hand or table."),
     409: _(
         "Not possible now: out of turn, the wrong street, a stale expected_seq (the current hand is "
-        "included), a finished hand, a table that cannot deal. Nothing changed."
+        "included), a finished hand, a table that cannot deal, a hand-for-hand run-out the floor has "
+        "not released (awaiting_floor). Nothing changed."
     ),
     422: _(
         "Against a rule (rule and params say which and the allowed range): an amount below the minimum "
@@ -178,6 +179,8 @@ class OptionsView(APIView):
                 "board_needed": view["board_needed"],
                 "to_show": view["to_show"],
                 "must_show": view["must_show"],
+                "deal_next": view.get("deal_next"),
+                "hold": services.runout_hold(hand, view=view),
             }
         )
 
@@ -186,7 +189,10 @@ class ActionView(APIView):
     permission_classes = [DealingPermission]
 
     @extend_schema(
-        summary="Apply a tablet input: betting action, board cards, a hand shown or mucked",
+        summary=(
+            "Apply a tablet input: betting action, board cards, a hand shown or mucked, the hands "
+            "turned face up after an all-in, a street of the run-out dealt"
+        ),
         description=str(
             _(
                 "Idempotent by client_action_id: a retry gets the original result and adds "
@@ -300,6 +306,27 @@ class CorrectView(APIView):
         services.correct_last_action(
             hand, actor=request.user, reason=data["reason"], expected_seq=expected, device=_device(request)
         )
+        return Response(s.hand_data(_hand(pk), request.user))
+
+
+class ReleaseRunoutView(APIView):
+    permission_classes = [FloorPermission]
+
+    @extend_schema(
+        summary="Hand-for-hand: the floor releases an all-in's run-out (R8.6, TDA RP-8F)",
+        description=str(
+            _(
+                "During hand-for-hand a table whose betting closed with an all-in deals no more board "
+                "cards until the floor releases it. Releasing twice changes nothing; 409 when the hand "
+                "has no run-out or is over."
+            )
+        ),
+        request=None,
+        responses=errors(403, 404, 409, ok=s.HandStateSerializer),
+    )
+    def post(self, request, pk):
+        hand = _hand(pk)
+        services.release_runout(hand, actor=request.user, device=_device(request))
         return Response(s.hand_data(_hand(pk), request.user))
 
 

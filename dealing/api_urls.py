@@ -2,7 +2,7 @@ from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
 
-from . import api
+from . import api, equity_api
 
 urlpatterns = [
     path("hands/", api.HandListView.as_view(), name="hand-list"),
@@ -13,6 +13,9 @@ urlpatterns = [
     path("hands/<id:pk>/deck/", api.DeckView.as_view(), name="hand-deck"),
     path("hands/<id:pk>/void/", api.VoidView.as_view(), name="hand-void"),
     path("hands/<id:pk>/correct/", api.CorrectView.as_view(), name="hand-correct"),
+    path("hands/<id:pk>/release/", api.ReleaseRunoutView.as_view(), name="hand-release"),
+    path("hands/<id:pk>/equity/", equity_api.HandEquityView.as_view(), name="hand-equity"),
+    path("equity/", equity_api.EquityView.as_view(), name="equity"),
     path("tables/<id:table_id>/current-hand/", api.CurrentHandView.as_view(), name="table-current-hand"),
 ]
 urlpatterns += [

@@ -19,9 +19,12 @@ from dealing.engine.hand import public_event
 # Events written by the dealing service, not by the engine.
 VOID = "void"
 CORRECTION = "correction"
-FLOOR_EVENTS = (VOID, CORRECTION)
-# Inputs a tablet sends; everything else in the log follows from them.
-INPUT_TYPES = ("action", "board", "show", "muck")
+# Hand-for-hand (R8.6, TDA RP-8F): the floor lets an all-in's run-out be dealt.
+RELEASE = "release"
+FLOOR_EVENTS = (VOID, CORRECTION, RELEASE)
+# Inputs a tablet sends; everything else in the log follows from them. (A seeded run-out's "deal"
+# input is recorded as the board event it deals; "face_up" as its own event, then the shows.)
+INPUT_TYPES = ("action", "board", "show", "muck", "face_up")
 
 
 def retracted_seqs(rows: Iterable) -> set[int]:
@@ -62,7 +65,26 @@ def input_of(event: dict) -> dict:
         return {"type": "action", "seat": event.get("seat"), "action": action, "amount": amount}
     if kind in ("board", "show"):
         return {"type": kind, "seat": event.get("seat"), "cards": event.get("cards")}
+    if kind == "face_up":
+        return {"type": "face_up"}
     return {"type": "muck", "seat": event.get("seat")}
+
+
+def released(rows: Iterable) -> bool:
+    """Whether the floor has released this hand's run-out (hand-for-hand, R8.6). A release stops
+    counting when a later correction takes back an input from before it (the all-in it released
+    may be gone); taking back a street dealt after it keeps it."""
+    rows = list(rows)
+    for release in (row for row in rows if row.type == RELEASE):
+        undone = any(
+            seq < release.seq
+            for row in rows
+            if row.type == CORRECTION and row.seq > release.seq
+            for seq in row.payload.get("retracts", [])
+        )
+        if not undone:
+            return True
+    return False
 
 
 # Keys of an event that stay in the log when the whole event is secret (a hole event: who was dealt).

@@ -48,6 +48,9 @@ TEMPLATES = {
     "wrong_card_count": [_("This step takes exactly %(count)s cards, not %(got)s.")],
     "duplicate_card": [_("%(card)s is given twice: there is one 52-card deck.")],
     "must_show": [_("A player is all-in, so every hand still in is turned face up.")],
+    "not_the_deck": [
+        _("%(cards)s are not the next cards of this hand's deck: a seeded run-out deals its own.")
+    ],
     "too_few_players": [_("A hand needs at least two players.")],
     "too_many_players": [_("At most %(maximum)s players can be dealt in.")],
     "not_in_chips": [

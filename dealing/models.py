@@ -37,7 +37,8 @@ class Hand(models.Model):
     deal_mode = models.CharField(
         _("deal mode"), max_length=10, choices=DealMode.choices, default=DealMode.SEEDED
     )
-    seed_commitment = models.CharField(_("seed commitment"), max_length=64, blank=True)
+    # Indexed: every deal checks that its seed was never used (RULES 7.5), over every hand ever dealt.
+    seed_commitment = models.CharField(_("seed commitment"), max_length=64, blank=True, db_index=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.RUNNING)
     # Cache of the engine's public view after event ``state_seq``; rebuilt from the events when
     # unusable. The full view (with the seed and every hole card) is in ``HandSecret.state``.
@@ -49,7 +50,8 @@ class Hand(models.Model):
     started_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+    # Indexed: the console lists the latest hands of an event that deals a hundred thousand.
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True, db_index=True)
     finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
 
     class Meta:

@@ -29,6 +29,8 @@ INPUT_TYPES = [
     ("board", _("Board cards entered by the dealer")),
     ("show", _("Hand shown at showdown (entered cards)")),
     ("muck", _("Hand mucked at showdown")),
+    ("face_up", _("All-in: the dealer turns every hand still in face up (R6.2)")),
+    ("deal", _("All-in, seeded deck: deal the next street of the run-out")),
 ]
 ACTIONS = ["fold", "check", "call", "bet", "raise", "all_in"]
 MAX_SEATS = 8  # R2.7
@@ -95,6 +97,8 @@ INPUT_FIELDS = {
     "board": (("cards",), ("cards",)),
     "show": (("seat", "cards"), ("seat", "cards")),
     "muck": (("seat",), ("seat",)),
+    "face_up": ((), ()),
+    "deal": ((), ()),
 }
 
 
@@ -234,6 +238,20 @@ INPUT_VARIANTS = [
         doc="Entered mode: the five hole cards a player shows.",
     ),
     _input_variant("MuckInput", "muck", type_required=True, fields={"seat": _seat()}, doc="A hand mucked."),
+    _input_variant(
+        "FaceUpInput",
+        "face_up",
+        type_required=True,
+        fields={},
+        doc="All-in, seeded deck: every hand still in is turned face up (R6.2) before the run-out.",
+    ),
+    _input_variant(
+        "DealInput",
+        "deal",
+        type_required=True,
+        fields={},
+        doc="All-in, seeded deck: deal the next street of the run-out (flop, turn, river) from the deck.",
+    ),
 ]
 INPUT_SCHEMA = PolymorphicProxySerializer(
     component_name="HandInput", serializers=INPUT_VARIANTS, resource_type_field_name=None
@@ -285,6 +303,11 @@ class HandStateSerializer(serializers.Serializer):
     state = serializers.DictField(
         help_text=_("The engine's view of the hand: board, players, pots, options.")
     )
+    hold = serializers.CharField(
+        help_text=_(
+            "Hand-for-hand: why the all-in's run-out waits for the floor's release (R8.6), else empty."
+        )
+    )
     started_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
 
@@ -317,6 +340,7 @@ def hand_data(hand: Hand, user) -> dict:
         "seed_commitment": hand.seed_commitment,
         "seed": vault.seed_hex(hand) if secret else None,
         "state": state,
+        "hold": services.runout_hold(hand, view=state),
         "started_at": hand.started_at,
         "finished_at": hand.finished_at,
     }

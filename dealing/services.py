@@ -35,7 +35,7 @@ from tournaments.audit import AuditAction, record_audit
 from tournaments.models import Betting, Entry, Tournament, tournament_changed
 from tournaments.services import bust_entries, level_for_next_hand
 
-from . import eventlog, hand_for_hand, vault
+from . import eventlog, hand_cache, hand_for_hand, vault
 from .messages import engine_message
 from .models import Hand, HandEvent
 from .seeds import draw_seed
@@ -258,6 +258,8 @@ def build_config(tournament, table, seats, *, deal_mode: str) -> dict:
         "smallest_chip": tournament.smallest_chip or 1,
         "cap_raises": not (fixed and players_left <= 2),
         "deal_mode": deal_mode,
+        # An all-in: the dealer turns the hands face up and deals each street on a tap (R6.2).
+        "dealer_runout": True,
     }
 
 
@@ -421,11 +423,13 @@ def start_next_hand(
             digest="start",
             client_action_id=client_action_id or None,
         )
-        hand_started(table)
+        hand_started(table, halt_checked=True)
         _store_snapshot(hand, engine, len(engine.events) - 1)
         table_changed(table.pk)
         if engine.done:  # everybody all-in on the blinds: the hand plays itself out
             _finish(hand, engine, actor=actor)
+        else:
+            hand_cache.keep_after_commit(hand.pk, len(engine.events) - 1, engine)
         hand.replayed = False
         return hand
 
@@ -438,6 +442,25 @@ def _store_snapshot(hand: Hand, engine: EngineHand, seq: int) -> None:
 
 
 INPUT_FIELDS = ("type", "seat", "action", "amount", "cards")
+# Inputs that deal or enter the run-out's board cards: under hand-for-hand they wait for the floor.
+RUNOUT_DEALS = ("deal", "board")
+
+
+def runout_hold(hand: Hand, rows: list[HandEvent] | None = None, view: dict | None = None) -> str:
+    """Hand-for-hand (R8.6, TDA RP-8F): why the board of this hand's all-in run-out waits, or "".
+
+    It waits from the moment betting closes with an all-in until the floor releases it from the
+    console (a ``release`` event in the hand's log)."""
+    tournament = hand.table.tournament
+    if hand.status != Hand.Status.RUNNING or not tournament.hand_for_hand:
+        return ""
+    view = view if view is not None else public_view(hand)
+    if not view.get("runout") or view.get("phase") not in ("board", "face_up", "show"):
+        return ""
+    rows = rows if rows is not None else event_rows(hand)
+    if eventlog.released(rows):
+        return ""
+    return str(_("Hand-for-hand: waiting for the floor to release the run-out (R8.6)."))
 
 
 def request_digest(body: dict) -> str:
@@ -510,8 +533,7 @@ def apply_input(
                 % {"status": hand.get_status_display()},
                 code="hand_over",
             )
-        rows = event_rows(hand)
-        current = rows[-1].seq
+        current = last_seq(hand)
         if expected_seq != current:
             raise HandConflict(
                 _(
@@ -523,7 +545,11 @@ def apply_input(
                 params={"expected_seq": expected_seq, "seq": current},
                 extra={"seq": current},
             )
-        engine = engine_hand(hand, rows)
+        engine = hand_cache.take(hand.pk, current) or engine_hand(hand)
+        if body.get("type") in RUNOUT_DEALS and engine.runout:
+            hold = runout_hold(hand, view=engine.view(public=True))
+            if hold:
+                raise HandConflict(hold, code="awaiting_floor", rule="R8.6")
         before = len(engine.events)
         try:
             engine.apply_input(body)
@@ -541,8 +567,13 @@ def apply_input(
         end = current + len(new_rows)
         _store_snapshot(hand, engine, end)
         table_changed(hand.table_id)
+        if engine.runout:
+            # The director console shows the all-ins and their equity street by street.
+            tournament_changed(hand.table.tournament_id)
         if engine.done:
             _finish(hand, engine, actor=actor)
+        else:
+            hand_cache.keep_after_commit(hand.pk, end, engine)
         return ActionResult(hand, current + 1, end, events=new_rows)
 
 
@@ -572,16 +603,54 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
         bust_entries(table.tournament, busts, actor=actor, hand_label=hand.label)
     config = hand.config
     hand_finished(
-        table, button_seat=config["button_seat"], big_blind_seat=config["big_blind_seat"], actor=actor
+        table,
+        button_seat=config["button_seat"],
+        big_blind_seat=config["big_blind_seat"],
+        busted=bool(busts),
+        actor=actor,
     )
     table_changed(table.pk)
-    tournament_changed(table.tournament_id)
     tournament = table.tournament
     if tournament.hand_for_hand:
         transaction.on_commit(lambda: hand_for_hand.close_round_after_commit(tournament.pk))
 
 
 # ---------------------------------------------------------------- corrections by the floor
+
+
+def release_runout(hand: Hand, *, actor, device: str = "") -> Hand:
+    """Hand-for-hand (R8.6, TDA RP-8F): the floor lets the table deal its all-in's run-out.
+
+    Appends a ``release`` event (the floor's, not the engine's); releasing twice writes nothing more.
+    A hand with no all-in run-out is 409."""
+    with transaction.atomic():
+        hand = _lock_hand(hand.pk)
+        if hand.status != Hand.Status.RUNNING:
+            raise HandConflict(_("This hand is over: there is no run-out to release."), code="hand_over")
+        rows = event_rows(hand)
+        engine = engine_hand(hand, rows)
+        if not engine.runout:
+            raise HandConflict(
+                _("This hand has no all-in run-out to release: betting is still open."),
+                code="no_runout",
+                rule="R8.6",
+            )
+        if eventlog.released(rows):
+            return hand
+        current = rows[-1].seq
+        HandEvent.objects.create(
+            hand=hand,
+            seq=current + 1,
+            type=eventlog.RELEASE,
+            payload={"street": engine.deal_next or engine.view()["street"]},
+            actor=_user(actor),
+            device=device[:100],
+            request_digest="release",
+        )
+        _store_snapshot(hand, engine, current + 1)
+        table_changed(hand.table_id)
+        tournament_changed(hand.table.tournament_id)
+        return hand
 
 
 def _record_audit(actor, action: AuditAction, hand: Hand, reason: str, data: dict) -> None:

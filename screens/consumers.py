@@ -191,6 +191,21 @@ class TableConsumer(LiveConsumer):
         return snapshots.table_snapshot(self.table_id)
 
 
+class FeatureConsumer(LiveConsumer):
+    """A feature table for an audience (a stream, the room's screens): no sign-in, public payload
+    only (``snapshots.feature_data``: face-up hands, never a hidden one)."""
+
+    def authorize(self):
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        Table.objects.only("pk").get(pk=self.table_id)
+        self.groups_joined = [live.table_group(self.table_id)]
+        self.snapshot_key = ("feature", self.table_id)
+        return None
+
+    def build_snapshot(self):
+        return snapshots.feature_snapshot(self.table_id)
+
+
 class NotFoundConsumer(AsyncJsonWebsocketConsumer):
     """Any other WebSocket path (an unknown route, an id beyond 64 bits): closed as not found, the way
     an unknown page is a 404, instead of an error in the router."""

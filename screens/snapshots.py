@@ -16,9 +16,10 @@ import time
 from django.db.models import Count, Q, Sum
 
 from dealing import services as dealing_services
+from dealing.equity import hand_equity
 from dealing.hand_for_hand import waiting_reason
 from dealing.models import Hand
-from tables.models import Move, Table
+from tables.models import Move, Seat, Table
 from tables.services import halted_reason
 from tournaments import clock, selectors
 from tournaments.clock import ClockError
@@ -207,19 +208,27 @@ def clock_snapshot(tournament_id: int) -> dict:
 
 
 def tables_summary(tournament: Tournament) -> list[dict]:
+    # Two reads for the whole room, not one per table: the console stays quick at 1,250 tables.
+    seats_of: dict[int, list[dict]] = {}
+    seated: dict[int, int] = {}
+    for table_id, number, entry_id, name in (
+        Seat.objects.filter(table__tournament=tournament)
+        .order_by("table_id", "number")
+        .values_list("table_id", "number", "entry_id", "entry__player__name")
+    ):
+        seats_of.setdefault(table_id, []).append({"number": number, "name": name if entry_id else ""})
+        seated[table_id] = seated.get(table_id, 0) + (entry_id is not None)
     rows = []
     for table in Table.objects.filter(tournament=tournament).order_by("number"):
-        seats = list(table.seat_set.select_related("entry__player").order_by("number"))
+        seats = seats_of.get(table.pk, [])
         rows.append(
             {
                 "id": table.pk,
                 "number": table.number,
                 "status": table.status,
                 "hand_in_progress": table.hand_in_progress,
-                "players": sum(1 for s in seats if s.entry_id),
-                "seats": [
-                    {"number": s.number, "name": s.entry.player.name if s.entry_id else ""} for s in seats
-                ],
+                "players": seated.get(table.pk, 0),
+                "seats": seats,
             }
         )
     return rows
@@ -280,6 +289,8 @@ def hand_payload(hand) -> dict | None:
         "seq": hand.state_seq,
         "seed_commitment": hand.seed_commitment,
         "state": view,
+        # Hand-for-hand: the all-in's run-out waits for the floor's release (R8.6, TDA RP-8F).
+        "hold": dealing_services.runout_hold(hand, view=view),
     }
 
 
@@ -334,7 +345,8 @@ def table_data(table) -> dict:
             "button_seat": table.button_seat,
             "big_blind_seat": table.big_blind_seat,
             "hand_in_progress": table.hand_in_progress,
-            "halted_reason": str(halted_reason(table) or ""),
+            # Only read between hands (the tablet shows it before "Deal"), so inputs mid-hand skip it.
+            "halted_reason": "" if table.hand_in_progress else str(halted_reason(table) or ""),
         },
         "seats": seats,
         "moves": [_move_payload(move, table) for move in moves],
@@ -351,6 +363,94 @@ def table_snapshot(table_id: int) -> dict:
     version = sum(Table.objects.values_list("version", "tournament__version").get(pk=table_id))
     table = Table.objects.select_related("tournament__structure").get(pk=table_id)
     return envelope("table", version, table_data(table))
+
+
+# --- the feature table (a stream, the room's screens) ----------------------------------------------
+
+
+BOARD_STREET = {0: "preflop", 1: "preflop", 3: "flop", 4: "turn", 5: "river"}
+
+
+def feature_data(table) -> dict:
+    """One table for an audience: the board, the players, the hands that are face up (R6.2: the
+    dealer turned them up, or they were shown at the showdown) with each player's equity, and the
+    result. Built from the hand's public view only: a hand not yet face up has no cards here."""
+    tournament = table.tournament
+    hand = Hand.objects.filter(table=table).exclude(status=Hand.Status.VOIDED).order_by("-number").first()
+    data = {
+        "tournament": {
+            "name": tournament.name,
+            "game": tournament.game,
+            "game_label": str(tournament.get_game_display()),
+            "betting_label": str(tournament.get_betting_display()),
+        },
+        "table": {"id": table.pk, "number": table.number},
+        "hand": None,
+    }
+    if hand is None:
+        return data
+    view = dealing_services.public_view(hand)
+    equity = hand_equity(hand, view)
+    shares = {p["seat"]: p for p in equity["players"]} if equity else {}
+    data["hand"] = {
+        "number": hand.number,
+        "status": hand.status,
+        # What the board shows (in a run-out the engine's street is already the next one to deal).
+        "street": BOARD_STREET.get(len(view["board"]), "preflop"),
+        "board": list(view["board"]),
+        "pot": view["pot_total"],
+        "runout": bool(view.get("runout")),
+        "players": [
+            {
+                "seat": p["seat"],
+                "player": p["player"],
+                "stack": p["stack"],
+                "bet": p["bet"],
+                "folded": p["folded"],
+                "all_in": p["all_in"],
+                "face_up": bool(p["shown"] and p["cards"]),
+                "cards": list(p["cards"]) if p["shown"] and p["cards"] else None,
+                "equity": _player_equity(shares.get(p["seat"])),
+            }
+            for p in view["players"]
+        ],
+        "equity": {"method": equity["method"], "boards": equity["boards"]} if equity else None,
+        "result": _feature_result(view.get("result")),
+    }
+    return data
+
+
+def _player_equity(row: dict | None) -> dict | None:
+    if row is None:
+        return None
+    names = ("share", "share_error", "high_win", "high_tie", "low_win", "low_tie", "scoop", "split")
+    return {name: row[name] for name in names}
+
+
+def _feature_result(result: dict | None) -> dict | None:
+    if not result:
+        return None
+    return {
+        "pots": [
+            {
+                "amount": pot["amount"],
+                "awards": [
+                    {k: a[k] for k in ("seat", "player", "amount", "share", "hand")} for a in pot["awards"]
+                ],
+            }
+            for pot in result["pots"]
+        ],
+        "hands": [
+            {"seat": h["seat"], "cards": h["cards"], "high": h["high"], "low": h["low"]}
+            for h in result["hands"]
+        ],
+    }
+
+
+def feature_snapshot(table_id: int) -> dict:
+    version = Table.objects.values_list("version", flat=True).get(pk=table_id)
+    table = Table.objects.select_related("tournament").get(pk=table_id)
+    return envelope("feature", version, feature_data(table))
 
 
 def find_private_keys(payload, path: str = "") -> list[str]:

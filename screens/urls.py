@@ -13,7 +13,9 @@ from .views import (
     console_results,
     console_seating,
     console_setup,
+    feature,
     pairing,
+    pairing_sheet,
 )
 from .views.tablet import AcknowledgeMoveView, CallFloorView, tablet
 
@@ -113,6 +115,12 @@ urlpatterns = [
     path("console/<id:tournament_id>/entries/<id:entry_id>/bust/", console.console_bust, name="console-bust"),
     path("console/<id:tournament_id>/hands/<id:hand_id>/", console.console_hand, name="console-hand"),
     path(
+        "console/<id:tournament_id>/hands/<id:hand_id>/release/",
+        feature.console_release_runout,
+        name="console-release-runout",
+    ),
+    path("feature/<id:table_id>/", feature.feature, name="feature-table"),
+    path(
         "console/<id:tournament_id>/entries/<id:entry_id>/remove/",
         console.console_remove,
         name="console-remove",
@@ -123,6 +131,11 @@ urlpatterns = [
         name="console-answer-floor",
     ),
     path("console/<id:tournament_id>/devices/pair/", console.console_pair, name="console-pair"),
+    path(
+        "console/<id:tournament_id>/devices/pairing-sheet/",
+        pairing_sheet.pairing_sheet,
+        name="console-pairing-sheet",
+    ),
     path(
         "console/<id:tournament_id>/devices/<id:device_id>/revoke/",
         console.console_revoke,

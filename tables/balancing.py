@@ -41,6 +41,8 @@ BREAK = "break"
 REDRAW = "redraw"
 
 SEED_BYTES = shuffle.SEED_BYTES
+# R8.3: a table this many players short of the fullest one waits for a player before dealing.
+SHORT_BY = 3
 
 
 class SeatingError(RuleError):
@@ -743,7 +745,7 @@ class Field:
             return "breaking" if t.seats else "broken"
         if self.final_redraw_due():
             return "final_table_redraw"
-        if self._physical and len(t.seats) <= max(self._physical) - 3:
+        if self._physical and len(t.seats) <= max(self._physical) - SHORT_BY:
             return "short"
         return None
 

@@ -17,7 +17,7 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -499,22 +499,45 @@ def dealt_in_next_hand(table: Table, seat: Seat) -> bool:
 
 
 def halted_reason(table: Table) -> str | None:
-    """Why this table must not deal its next hand now (R8.3-R8.5), as a message, or None."""
+    """Why this table must not deal its next hand now (R8.3-R8.5), as a message, or None.
+
+    Asked before every hand and by every table snapshot between hands, so it reads this table's seats
+    and two figures about the field (the most players at an active table, and how many are seated), not
+    the whole seating: the whole field is built only when the players left could fit at one table.
+    """
     table = Table.objects.get(pk=table.pk)
     if table.status == Table.Status.BROKEN:
         if Seat.objects.filter(table=table, entry__isnull=False).exists():
             return str(HALT_MESSAGES["breaking"])
         return str(HALT_MESSAGES["broken"])
-    snapshot = _Snapshot(table.tournament)
-    code = snapshot.field.halted_reason(table.number)
-    if code is None and len(snapshot.field.tables[table.number].seats) < 2:
-        code = "one_player"
+    tournament = table.tournament
+    active = Table.objects.filter(tournament=tournament).exclude(status=Table.Status.BROKEN)
+    seated = Seat.objects.filter(table__in=active, entry__isnull=False)
+    largest = active.aggregate(largest=Max("seats"))["largest"] or 0
+    # The field counted for R8.5 is at least the players seated at active tables: more than one
+    # table's worth and the final-table redraw is not due.
+    if seated.count() <= largest:
+        # Near the final table (R8.5): a handful of players, the field's own rule decides.
+        snapshot = _Snapshot(tournament)
+        code = snapshot.field.halted_reason(table.number)
+        if code is None and len(snapshot.field.tables[table.number].seats) < 2:
+            code = "one_player"
+        return None if code is None else str(HALT_MESSAGES[code])
+    here = Seat.objects.filter(table=table, entry__isnull=False).count()
+    most = seated.values("table_id").annotate(players=Count("id")).aggregate(most=Max("players"))["most"] or 0
+    # balancing.Field.halted_reason's "short": three or more fewer players than the fullest table.
+    code = "short" if here <= most - balancing.SHORT_BY else ("one_player" if here < 2 else None)
     return None if code is None else str(HALT_MESSAGES[code])
 
 
 @transaction.atomic
 def hand_started(
-    table: Table, *, button_seat: int | None = None, big_blind_seat: int | None = None, actor=None
+    table: Table,
+    *,
+    button_seat: int | None = None,
+    big_blind_seat: int | None = None,
+    halt_checked: bool = False,
+    actor=None,
 ) -> Table:
     """A hand is being dealt at this table: balancing leaves it alone until ``hand_finished`` (R8.3).
 
@@ -527,7 +550,8 @@ def hand_started(
         raise StateError(
             _("A hand is already in progress at %(table)s.") % {"table": table}, code="hand_in_progress"
         )
-    reason = halted_reason(table)
+    # ``halt_checked``: the caller asked halted_reason under this same table lock (the dealing service).
+    reason = None if halt_checked else halted_reason(table)
     if reason is not None:
         raise StateError(reason, code="table_halted")
     for name, value in (("button_seat", button_seat), ("big_blind_seat", big_blind_seat)):
@@ -550,21 +574,45 @@ def hand_started(
 
 @transaction.atomic
 def hand_finished(
-    table: Table, *, button_seat: int | None, big_blind_seat: int | None, actor=None
+    table: Table, *, button_seat: int | None, big_blind_seat: int | None, busted: bool = False, actor=None
 ) -> list[Move]:
     """The hand at this table is over: record its positions, make the moves that waited for it, rebalance.
 
     Moves out of this table that waited for the hand are made now; a balancing move waiting here is
-    decided afresh (the player who is big blind next has changed). Returns the moves made. Also queues
-    ``balance_tournament`` after the commit (idempotent).
+    decided afresh (the player who is big blind next has changed). Returns the moves made.
+
+    ``busted``: players went out on this hand, so the field is rebalanced in this transaction (R8.3).
+    Most hands end with no move waiting and nobody out: then only this table's row is locked and
+    nothing about the rest of the field is read, so hand ends at a thousand tables do not queue behind
+    one another.
     """
-    tournament = _lock(table.tournament)
-    table = Table.objects.select_for_update().get(pk=table.pk)
     for name, value in (("button_seat", button_seat), ("big_blind_seat", big_blind_seat)):
         if value is not None and not 1 <= value <= table.seats:
             raise ValidationError(
                 {name: _("Table %(table)s has no seat %(seat)s.") % {"table": table.number, "seat": value}}
             )
+    if busted or _moves_wait_for(table):
+        return _hand_finished_with_moves(
+            table, button_seat=button_seat, big_blind_seat=big_blind_seat, actor=actor
+        )
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    _record_positions(table, button_seat, big_blind_seat)
+    table_changed(table.pk)
+    if _moves_wait_for(table):
+        # A balance decided while this table was locked for its hand's end left a move waiting here: the
+        # balancing task makes it now that the table is between hands (lock order: tournament first).
+        _queue_balance(table.tournament_id)
+    return []
+
+
+def _moves_wait_for(table: Table) -> bool:
+    """Moves out of this table wait for its hand to end, or the table is broken with players still there."""
+    if Move.objects.filter(from_table=table, status=Move.Status.PENDING).exists():
+        return True
+    return table.status == Table.Status.BROKEN
+
+
+def _record_positions(table: Table, button_seat: int | None, big_blind_seat: int | None) -> None:
     table.hand_in_progress = False
     table.button_seat = button_seat
     table.big_blind_seat = big_blind_seat
@@ -572,6 +620,14 @@ def hand_finished(
     if big_blind_seat is not None:
         # The player who waited for the big blind has posted it (R8.1).
         Seat.objects.filter(table=table, number=big_blind_seat).update(waits_for_big_blind=False)
+
+
+def _hand_finished_with_moves(
+    table: Table, *, button_seat: int | None, big_blind_seat: int | None, actor=None
+) -> list[Move]:
+    tournament = _lock(table.tournament)
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    _record_positions(table, button_seat, big_blind_seat)
     _release_busted(tournament)
     snapshot = _Snapshot(tournament, lock=True)
     done, dropped = snapshot.field.hand_finished(table.number, button=button_seat, big_blind=big_blind_seat)
@@ -615,6 +671,7 @@ def balance(tournament: Tournament, *, actor=None, apply: bool = True, rng=None)
         )
         for player in [p for p in snapshot.field.where if p in busted]:
             snapshot.field.bust(player)
+    done, dropped = _settle_idle_tables(snapshot) if apply else ([], [])
     decision = snapshot.field.decide()
     if not apply:
         tables = snapshot.tables
@@ -631,7 +688,19 @@ def balance(tournament: Tournament, *, actor=None, apply: bool = True, rng=None)
             )
             for m in decision.moves
         ]
-    return _write(snapshot, decision, actor=actor)
+    return _write(snapshot, decision, actor=actor, completed=done, dropped=dropped)
+
+
+def _settle_idle_tables(snapshot: _Snapshot) -> tuple[list, list]:
+    """Moves still waiting at a table whose hand is over are made (or re-decided) now, as at its hand's
+    end: the end of a hand that raced with a balance leaves them to this run."""
+    done, dropped = [], []
+    for number, state in snapshot.field.tables.items():
+        if state.outgoing and not state.hand_in_progress:
+            d, x = snapshot.field.hand_finished(number, button=state.button, big_blind=state.big_blind)
+            done += d
+            dropped += x
+    return done, dropped
 
 
 def suggested_moves(tournament: Tournament) -> list[Move]:

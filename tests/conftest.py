@@ -70,7 +70,10 @@ def fresh_rate_limits(request):
     from django.conf import settings
     from django.core.cache import cache
 
+    from dealing import hand_cache
+
     cache.clear()
+    hand_cache.clear()  # hands kept in memory by an earlier test's committed inputs
     saved = settings.THROTTLE_RATES
     settings.THROTTLE_RATES = {scope: "100000/60" for scope in saved}
     yield

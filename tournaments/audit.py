@@ -25,6 +25,7 @@ class AuditAction(models.TextChoices):
     CLOCK_RESUME = "clock.resume", _("Clock resumed")
     DEVICE_PAIRED = "device.paired", _("Device paired")
     DEVICE_REVOKED = "device.revoked", _("Device revoked")
+    DEVICE_PAIRING_SHEET = "device.pairing_sheet", _("Pairing sheet printed for the tables")
     ENTRIES_PLACE_LATE_REGISTRATION_BUSTS = (
         "entries.place_late_registration_busts",
         _("Late-registration busts placed"),

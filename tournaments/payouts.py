@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from fractions import Fraction
 
 from dealing.engine.errors import RuleError
@@ -40,9 +41,12 @@ def _default_percentages(paid: int) -> tuple[Fraction, ...]:
         return ()
     if paid in SMALL_TABLES:
         return tuple(Fraction(p, 100) for p in SMALL_TABLES[paid])
-    weights = [Fraction(1, place) for place in range(1, paid + 1)]
+    # Place p gets 1/p of the weight. Summing 1,500 Fractions makes every partial sum's denominator
+    # grow (a quarter of a second); whole weights over one common multiple give the same fractions.
+    common = math.lcm(*range(1, paid + 1))
+    weights = [common // place for place in range(1, paid + 1)]
     total = sum(weights)
-    return tuple(w / total for w in weights)
+    return tuple(Fraction(w, total) for w in weights)
 
 
 def check_percentages(percentages: list) -> list[Fraction]:
@@ -74,8 +78,11 @@ def check_percentages(percentages: list) -> list[Fraction]:
 
 
 def rounding_unit(pool: int, shares: list[Fraction]) -> int:
-    """The largest power of ten that still leaves the smallest prize at least 100 units."""
-    smallest = pool * min(shares) if shares else pool
+    """The largest power of ten that still leaves the smallest prize at least 100 units.
+
+    ``shares`` are best place first and never increase (the default table and ``check_percentages``),
+    so the last is the smallest: no comparisons of 1,500 fractions with huge denominators."""
+    smallest = pool * shares[-1] if shares else pool
     unit = 1
     while unit * 10 * 100 <= smallest:
         unit *= 10
@@ -96,10 +103,15 @@ def _payout_amounts(pool: int, shares: tuple[Fraction, ...], unit: int) -> tuple
     # A 10,000-entry field pays 1,500 places: a quarter of a second of Fraction arithmetic, the same
     # for every screen until the pool or the field changes.
     unit = unit or rounding_unit(pool, shares)
-    amounts = [int(pool * share // unit) * unit for share in shares]
+    # In whole numbers over the shares' common denominator: exactly pool * share, without a Fraction
+    # (and its gcd) per operation.
+    denominator = math.lcm(*(share.denominator for share in shares))
+    parts = [pool * share.numerator * (denominator // share.denominator) for share in shares]
+    step = denominator * unit
+    amounts = [part // step * unit for part in parts]
     # Hand out whole units left over by the largest remainders, then the odd change to first place.
     spare_units = (pool - sum(amounts)) // unit
-    order = sorted(range(len(shares)), key=lambda i: (-(pool * shares[i] % unit), i))
+    order = sorted(range(len(shares)), key=lambda i: (-(parts[i] % step), i))
     for i in order[:spare_units]:
         amounts[i] += unit
     amounts[0] += pool - sum(amounts)

@@ -117,6 +117,10 @@ class HandConfig:
     smallest_chip: int = 1
     cap_raises: bool = True
     deal_mode: str = "seeded"
+    # When betting closes with an all-in and cards are still to come (R4.6, R6.2): False, the engine
+    # shows every hand and runs the board out at once (hands stored before this existed); True, the
+    # dealer turns the hands face up (``face_up``) and deals each street on a tap (``deal``).
+    dealer_runout: bool = False
 
     def __post_init__(self) -> None:
         if self.game not in GAMES:
@@ -249,6 +253,10 @@ class HandConfig:
                     "R5.7",
                     {"field": name, "value": value, "smallest_chip": self.smallest_chip},
                 )
+        if type(self.dealer_runout) is not bool:
+            raise ConfigError(
+                "bad_dealer_runout", "dealer_runout must be true or false", "R6.2", {"field": "dealer_runout"}
+            )
         if type(self.cap_raises) is not bool:
             raise ConfigError("bad_cap", "cap_raises must be true or false", "R5.1", {"field": "cap_raises"})
         if self.betting == FIXED_LIMIT and not self.cap_raises and len(seats) > 2:
@@ -326,7 +334,7 @@ class HandConfig:
         return self.game == COURCHEVEL_HILO
 
     def to_dict(self) -> dict:
-        return {
+        data = {
             "game": self.game,
             "betting": self.betting,
             "seats": [{"seat": s.seat, "player": s.player, "stack": s.stack} for s in self.seats],
@@ -343,6 +351,10 @@ class HandConfig:
             "cap_raises": self.cap_raises,
             "deal_mode": self.deal_mode,
         }
+        if self.dealer_runout:
+            # Only when set: the start events of hands stored before the field existed replay as they are.
+            data["dealer_runout"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> "HandConfig":

@@ -56,6 +56,7 @@ ROUNDS = ("preflop", "flop", "turn", "river")
 ACTION = "action"
 BOARD = "board"
 SHOW = "show"
+FACE_UP = "face_up"  # seeded mode, dealer_runout: the dealer turns the hands face up (R6.2)
 COMPLETE = "complete"
 
 
@@ -217,7 +218,13 @@ class Hand:
         if kind == "action":
             return self.act(body.get("seat"), body.get("action"), body.get("amount"))
         if kind == "board":
+            if self.config.deal_mode == "seeded":
+                return self.deal(body.get("cards"))
             return self.enter_board(body.get("cards"))
+        if kind == "deal":
+            return self.deal()
+        if kind == "face_up":
+            return self.face_up()
         if kind == "show":
             return self.show(body.get("seat"), body.get("cards"))
         if kind == "muck":
@@ -232,6 +239,10 @@ class Hand:
             self.act(event.get("seat"), action, event.get("to") if action in ("bet", "raise") else None)
         elif kind == "board" and self.config.deal_mode == "entered":
             self.enter_board(event.get("cards"))
+        elif kind == "board" and self._dealer_deals():
+            self.deal(event.get("cards"))
+        elif kind == "face_up":
+            self.face_up()
         elif kind == "show" and self.config.deal_mode == "entered":
             self.show(event.get("seat"), event.get("cards"))
         elif kind == "muck":
@@ -254,6 +265,16 @@ class Hand:
     def awaiting(self) -> str | None:
         """What the hand waits for: "action", "board" (entered mode), "show" (entered mode), or None."""
         return None if self.phase == COMPLETE else self.phase
+
+    @property
+    def runout(self) -> bool:
+        """True once betting is closed with an all-in and the rest of the board is run out (R4.6)."""
+        return self._runout
+
+    @property
+    def deal_next(self) -> str | None:
+        """Seeded mode with ``dealer_runout``: the street the dealer deals on the next tap, else None."""
+        return BOARD_STREETS[self.street] if self._dealer_deals() else None
 
     @property
     def board_needed(self) -> int:
@@ -354,6 +375,8 @@ class Hand:
             "board_needed": self.board_needed,
             "to_show": self.to_show,
             "must_show": self.must_show,
+            "runout": self._runout,
+            "deal_next": self.deal_next,
             "result": self._result,
         }
         if not public:
@@ -484,6 +507,39 @@ class Hand:
         self._check_chips()
         return event
 
+    def face_up(self) -> dict:
+        """Seeded mode with ``dealer_runout``: betting is closed with an all-in and cards are still to
+        come, so every hand still in is turned face up before the board is run out (R6.2, TDA 16).
+        Appends a ``face_up`` event, then one ``show`` per hand in showdown order."""
+        if self.phase != FACE_UP:
+            raise self._not_waiting("the hands turned face up")
+        event = {"type": "face_up", "seats": [self.players[i].seat for i in self._showdown.order]}
+        self._emit(event)
+        self.phase = SHOW
+        self._advance()
+        self._check_chips()
+        return event
+
+    def deal(self, cards: list[str] | None = None) -> dict:
+        """Seeded mode with ``dealer_runout``: deal the next street of the run-out from the deck (R4.4:
+        burn one, then the cards). ``cards``, if given, must be the ones the deck deals (a replay)."""
+        if not self._dealer_deals():
+            raise self._not_waiting("the next street dealt")
+        size = BOARD_SIZES[self.street]
+        expected = self._deck[self._deck_pos + 1 : self._deck_pos + 1 + size]
+        if cards is not None and list(cards) != expected:
+            raise RuleError(
+                "not_the_deck",
+                f"the deck deals {' '.join(expected)} here, not {cards!r}",
+                "R4.4",
+                {"cards": repr(cards)},
+            )
+        self._deal_from_deck()
+        event = self.events[-1]
+        self._advance()
+        self._check_chips()
+        return event
+
     def show(self, seat: int, cards: list[str]) -> dict:
         """Entered mode: the player due to show (R6.2) turns up their five hole cards."""
         player = self._due_to_show(seat)
@@ -516,6 +572,9 @@ class Hand:
 
     # -- internals: flow -----------------------------------------------------------------------------
 
+    def _dealer_deals(self) -> bool:
+        return self.phase == BOARD and self._runout and self._deck is not None and self.config.dealer_runout
+
     def _emit(self, event: dict) -> None:
         self.events.append(event)
         self._options = None  # every change of state comes with an event
@@ -525,8 +584,11 @@ class Hand:
             return RuleError("hand_over", f"the hand is over: no more {what}")
         waiting = {
             ACTION: f"a betting action from seat {self.to_act}",
-            BOARD: f"{self.board_needed} board card(s) from the dealer",
+            BOARD: f"the dealer to deal the {self.deal_next}"
+            if self.deal_next
+            else f"{self.board_needed} board card(s) from the dealer",
             SHOW: f"seat {self.to_show} to show or muck",
+            FACE_UP: "the dealer to turn the hands face up",
         }[self.phase]
         return RuleError(
             "not_waiting", f"the hand is waiting for {waiting}, not {what}", params={"awaiting": self.phase}
@@ -670,12 +732,15 @@ class Hand:
                     # every hand is turned face up (R6.2).
                     self._runout = True
                     self._start_showdown()
+                    if self.config.dealer_runout and self._deck is not None:
+                        self.phase = FACE_UP
+                        return
                 else:
                     self.street += 1
                     self.phase = BOARD
             elif self.phase == BOARD:
-                if self._deck is None:
-                    return
+                if self._deck is None or self._dealer_deals():
+                    return  # entered mode, or a run-out the dealer deals street by street
                 self._deal_from_deck()
             elif self.phase == SHOW:
                 showdown = self._showdown

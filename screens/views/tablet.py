@@ -92,6 +92,13 @@ def tablet_labels() -> dict:
         "stack": _("Stack"),
         "seat_hole": _("Hole cards for seat %(seat)s"),
         "board_cards": _("Board cards"),
+        "face_up": _("Turn the hands face up"),
+        "face_up_hint": _("All-in: turn every hand still in face up before the board is dealt (R6.2)."),
+        "face_up_enter": _("All-in, hands face up (R6.2): enter seat %(seat)s's cards"),
+        "deal_flop": _("Deal the flop"),
+        "deal_turn": _("Deal the turn"),
+        "deal_river": _("Deal the river"),
+        "run_out": _("Run-out: no more betting (R4.6)"),
     }
 
 

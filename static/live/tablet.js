@@ -251,13 +251,32 @@
       var s = data.seats.filter(function (x) { return x.number === n; })[0];
       return T.seat + " " + n + (s && s.name ? " · " + s.name : "");
     };
+    var hold = data.hand && data.hand.hold;
+    if (state.phase === "face_up") {
+      // R6.2: all-in and no more betting: every hand still in is turned face up first.
+      toAct.textContent = T.face_up_hint;
+      button(T.face_up, "big wide", function () { self.input(T.face_up, { type: "face_up" }); }, { "data-action": "face-up" });
+      return;
+    }
+    if (state.phase === "board" && hold) {
+      // Hand-for-hand: the run-out waits until the floor releases it from the console (R8.6).
+      toAct.textContent = T.run_out;
+      box.appendChild(el("div", { class: "notice wait", "data-role": "hold", text: hold }));
+      return;
+    }
+    if (state.phase === "board" && state.deal_next) {
+      var dealText = T["deal_" + state.deal_next];
+      toAct.textContent = T.run_out;
+      button(dealText, "big wide", function () { self.input(dealText, { type: "deal" }); }, { "data-action": "deal", "data-street": state.deal_next });
+      return;
+    }
     if (state.phase === "board") {
       toAct.textContent = T.board_cards + " (" + state.board_needed + ")";
       this.renderPicker(state, state.board_needed, function (cards) { self.input(T.board_cards, { type: "board", cards: cards }); });
       return;
     }
     if (state.phase === "show") {
-      toAct.textContent = L.interp(T.seat_hole, { seat: state.to_show });
+      toAct.textContent = L.interp(state.runout ? T.face_up_enter : T.seat_hole, { seat: state.to_show });
       this.renderPicker(state, 5, function (cards) { self.input(T.shows, { type: "show", seat: state.to_show, cards: cards }); });
       if (!state.must_show) button(T.muck, "fold wide", function () { self.input(T.muck, { type: "muck", seat: state.to_show }); });
       return;

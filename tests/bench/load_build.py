@@ -21,7 +21,8 @@ from dealing import services as dealing_services
 from dealing.models import Hand
 from screens import snapshots
 from screens.models import DeviceKind
-from screens.pairing import create_pairing_code, redeem_pairing_code
+from screens.pairing import create_pairing_code, create_table_pairing_codes, redeem_pairing_code
+from screens.views.pairing_sheet import qr_svg
 from tables.models import Table
 from tables.services import draw_seats
 from tests.bench.load_http import choose_action
@@ -86,11 +87,16 @@ def build_event(*, name: str, tables: int, seats: int, clocks: int, progress=pri
     started = _timed(timings, "start", started)
     rows = list(Table.objects.filter(tournament=tournament).order_by("number"))
     event = Event(tournament.pk, [(t.pk, t.number) for t in rows], timings=timings)
-    for table in rows:
-        code = create_pairing_code(tournament=tournament, kind=DeviceKind.TABLET, table=table, actor=director)
-        _device, token = redeem_pairing_code(code.code)
-        event.tablet_tokens[table.pk] = token
-    started = _timed(timings, "pair_tablets", started)
+    # The pairing sheet in one go (codes and their QR codes, as the console prints it), then each
+    # tablet redeems its table's card, as a dealer does at the table.
+    sheet = create_table_pairing_codes(tournament=tournament, actor=director)
+    for line in sheet:
+        qr_svg(f"http://127.0.0.1:8000/pair/{line.new.code}/")
+    started = _timed(timings, "pairing_sheet", started)
+    for line in sheet:
+        _device, token = redeem_pairing_code(line.new.code)
+        event.tablet_tokens[line.table.pk] = token
+    started = _timed(timings, "redeem_tablets", started)
     for i in range(clocks):
         code = create_pairing_code(tournament=tournament, kind=DeviceKind.CLOCK, actor=director)
         _device, token = redeem_pairing_code(code.code, label=f"Clock {i + 1}")
@@ -182,6 +188,18 @@ def table_snapshot_cost(table_id: int) -> tuple[float, int, int]:
 
 def clock_snapshot_cost(tournament_id: int) -> tuple[float, int, int]:
     return snapshot_cost(snapshots.clock_snapshot, tournament_id)
+
+
+def director_snapshot_cost(tournament_id: int) -> tuple[float, int, int]:
+    return snapshot_cost(snapshots.director_snapshot, tournament_id)
+
+
+def idle_and_busy_tables(tournament_id: int) -> tuple[int | None, int | None]:
+    """A table between hands and a table in the middle of one (None where there is none)."""
+    tables = Table.objects.filter(tournament_id=tournament_id, status=Table.Status.ACTIVE).order_by("number")
+    idle = tables.filter(hand_in_progress=False).values_list("pk", flat=True).first()
+    busy = tables.filter(hand_in_progress=True).values_list("pk", flat=True).first()
+    return idle, busy
 
 
 def tournament_level(tournament_id: int) -> int:

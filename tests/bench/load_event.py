@@ -11,7 +11,7 @@ point it at one you can spare), migrates, and builds the event through the produ
 (``load_build``). It starts S daphne servers, a Celery worker and beat (the integration suite's
 ``Processes``), or with ``--embedded`` one ``manage.py serve`` on SQLite and the in-memory channel layer.
 By default the servers run with the production settings (``DJANGO_ENV=production``, DEBUG off,
-``DATABASE_CONN_MAX_AGE=0`` as in docker/compose.yaml; HTTPS redirect off since this is plain HTTP on
+the connection pool (``DATABASE_POOL``, on by default with PostgreSQL) as in docker/compose.yaml; HTTPS redirect off since this is plain HTTP on
 loopback); ``--dev-settings`` keeps the development defaults.
 
 Every socket is opened as the page would (the device cookie, an allowed Origin) and behaves as
@@ -164,7 +164,9 @@ class Phase:
     sent: int = 0
     skipped: int = 0  # no idle table when an input was due
     last_answer: float = 0.0
-    post: dict[str, list[float]] = field(default_factory=lambda: {"action": [], "deal": [], "end": []})
+    post: dict[str, list[float]] = field(
+        default_factory=lambda: {"action": [], "run_out": [], "deal": [], "end": []}
+    )
     e2e: list[float] = field(default_factory=list)
     errors: collections.Counter = field(default_factory=collections.Counter)
     lost: int = 0
@@ -397,6 +399,12 @@ class Driver:
         if hand is None or hand["status"] != "running":
             return "deal", "/api/hands/", {"table": screen.table_id, "client_action_id": str(uuid.uuid4())}
         state = hand["state"]
+        url = f"/api/hands/{hand['id']}/actions/"
+        if state.get("phase") == "face_up" or state.get("deal_next"):
+            # An all-in: the dealer turns the hands face up (R6.2), then deals street by street.
+            kind = "face_up" if state.get("phase") == "face_up" else "deal"
+            body = {"type": kind, "client_action_id": str(uuid.uuid4()), "expected_seq": hand["seq"]}
+            return "run_out", url, body
         options = state.get("options")
         if state.get("phase") != "action" or not options:
             return None
@@ -661,6 +669,17 @@ def advance_chunk(table_ids: list[int], args, seed: int) -> dict:
         connections.close_all()
 
 
+def close_database_pools() -> None:
+    """Close every connection and every connection pool of this process (before a fork, the children
+    open their own: a psycopg pool's sockets and threads do not survive being shared)."""
+    from django.db import connections
+
+    connections.close_all()
+    for connection in connections.all(initialized_only=True):
+        if hasattr(connection, "close_pool"):  # PostgreSQL with DATABASES' "pool" option
+            connection.close_pool()
+
+
 def table_of_figures(rows: list[tuple], header: tuple) -> str:
     widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
     lines = ["  ".join(str(c).rjust(w) for c, w in zip(r, widths)) for r in (header, *rows)]
@@ -723,11 +742,12 @@ def main(argv=None) -> int:
         say(
             f"set-up: create {t['create']:.2f}s, register {players} players {t['register']:.1f}s "
             f"({t['register'] / players * 1000:.1f} ms each), seat draw of {players} {t['draw']:.2f}s, "
-            f"start {t['start']:.2f}s, pair {len(event.tables)} tablets {t['pair_tablets']:.1f}s, "
+            f"start {t['start']:.2f}s, pairing sheet of {len(event.tables)} tables {t['pairing_sheet']:.2f}s, "
+            f"{len(event.tables)} tablets redeem their cards {t['redeem_tablets']:.1f}s, "
             f"pair {args.clocks} clocks {t['pair_clocks']:.1f}s; {load_average()}"
         )
         if args.advance:
-            connections.close_all()
+            close_database_pools()  # a forked child must not share the parent's pooled connections
             table_ids = [table_id for table_id, _number in event.tables]
             workers = 1 if args.embedded else max(1, args.setup_workers)
             chunks = [(table_ids[i::workers], args, args.seed + i) for i in range(workers)]
@@ -790,13 +810,24 @@ def main(argv=None) -> int:
         result = asyncio.run(drive(args, driver, event, session, ports, sample_cpu, failures))
 
         # In-process snapshot cost, servers idle.
-        big_table = event.tables[0][0]
-        costs = {
-            "table, 10 tables": load_build.table_snapshot_cost(reference.tables[0][0]),
-            f"table, {len(event.tables)} tables": load_build.table_snapshot_cost(big_table),
-            "clock, 80 players": load_build.clock_snapshot_cost(reference.tournament_id),
-            f"clock, {players} players": load_build.clock_snapshot_cost(event.tournament_id),
-        }
+        # A table between hands reads whether it may deal (the halt check); one in a hand does not.
+        small_idle, small_busy = load_build.idle_and_busy_tables(reference.tournament_id)
+        big_idle, big_busy = load_build.idle_and_busy_tables(event.tournament_id)
+        costs = {}
+        for label, table_id in (
+            ("table between hands, 10 tables", small_idle),
+            (f"table between hands, {len(event.tables)} tables", big_idle),
+            ("table in a hand, 10 tables", small_busy),
+            (f"table in a hand, {len(event.tables)} tables", big_busy),
+        ):
+            if table_id is not None:
+                costs[label] = load_build.table_snapshot_cost(table_id)
+        costs["clock, 80 players"] = load_build.clock_snapshot_cost(reference.tournament_id)
+        costs[f"clock, {players} players"] = load_build.clock_snapshot_cost(event.tournament_id)
+        costs["director console, 10 tables"] = load_build.director_snapshot_cost(reference.tournament_id)
+        costs[f"director console, {len(event.tables)} tables"] = load_build.director_snapshot_cost(
+            event.tournament_id
+        )
         report(args, event, driver, result, costs, failures)
     except KeyboardInterrupt as stopped:
         failures.append(f"interrupted ({stopped})")
@@ -974,8 +1005,9 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
     t = event.timings
     say(
         f"set-up: seat draw of {players} players {t['draw']:.2f}s; registering them {t['register']:.1f}s; "
-        f"pairing {len(event.tables)} tablets {t['pair_tablets']:.1f}s "
-        f"({t['pair_tablets'] / len(event.tables) * 1000:.1f} ms each), {args.clocks} clocks {t['pair_clocks']:.1f}s"
+        f"pairing sheet of {len(event.tables)} tables {t['pairing_sheet']:.2f}s, the tablets redeem their cards "
+        f"{t['redeem_tablets']:.1f}s ({t['redeem_tablets'] / len(event.tables) * 1000:.1f} ms each), "
+        f"{args.clocks} clocks {t['pair_clocks']:.1f}s"
     )
     say(
         f"sockets: all {len(driver.screens)} open with a first snapshot in {result.open_all:.1f}s; "

@@ -108,6 +108,10 @@ def play_out(tablet, policy=call_down, *, cards_for=None, limit=200):
             return data
         if state["phase"] == "action":
             body = policy(state)
+        elif state["phase"] == "face_up":
+            body = {"type": "face_up"}  # R6.2: an all-in, every hand turned up first
+        elif state.get("deal_next"):
+            body = {"type": "deal"}  # the seeded run-out, one street a tap
         else:
             body = cards_for(state)
         response = tablet.send(body)

@@ -13,6 +13,10 @@ from .tablet import Tablet, play_out
 
 
 def all_in(state):
+    if state["phase"] == "face_up":
+        return {"type": "face_up"}  # R6.2: every hand turned up before the run-out
+    if state.get("deal_next"):
+        return {"type": "deal"}
     options = state["options"]
     if options["raise_kind"]:
         return {"type": "action", "seat": state["to_act"], "action": "all_in"}

@@ -174,12 +174,13 @@ def test_hand_for_hand_each_table_waits_for_the_others(api, django_capture_on_co
 
 @pytest.mark.django_db
 def test_a_hand_where_the_blinds_put_everyone_all_in_plays_itself_out(api):
-    """R3.7/R4.6: blinds posted short leave nobody able to bet; the board is run out at once and the
-    hand ends inside the start request."""
+    """R3.7/R4.6: blinds posted short leave nobody able to bet; the hands are turned face up (R6.2) and
+    the board run out street by street with no betting."""
     tournament, table = make_table(stacks=(10, 15), extra_entries=1)
     response = api.post("/api/hands/", {"table": table.pk}, format="json")
     assert response.status_code == 201
-    data = response.json()
+    assert response.json()["state"]["phase"] == "face_up"
+    data = play_out(Tablet(api, response.json()["id"]))
     assert data["status"] == "finished" and len(data["state"]["board"]) == 5
     assert data["seed"] is not None
     assert (

@@ -16,7 +16,16 @@ from tests.factories import make_table
 from tournaments.models import Entry
 
 
+def waits_for_the_dealer(view: dict) -> bool:
+    """An input is due: a betting action, the hands turned face up (R6.2) or a street of the run-out."""
+    return view["to_act"] is not None or view["phase"] == "face_up" or bool(view.get("deal_next"))
+
+
 def random_input(rng: random.Random, view: dict) -> dict:
+    if view["phase"] == "face_up":
+        return {"type": "face_up"}
+    if view.get("deal_next"):
+        return {"type": "deal"}
     options = view["options"]
     seat = view["to_act"]
     roll = rng.random()
@@ -68,7 +77,7 @@ def test_random_tournament_to_the_winner(game, betting, seed, floor, staff):
             steps += 1
             assert steps < 200
             view = services.snapshot(hand)["full"]
-            if rng.random() < 0.05 and view["to_act"] is not None and steps > 1:
+            if rng.random() < 0.05 and waits_for_the_dealer(view) and steps > 1:
                 with contextlib.suppress(services.HandConflict):
                     services.correct_last_action(
                         hand, actor=floor, reason="random correction", expected_seq=services.last_seq(hand)
@@ -77,7 +86,7 @@ def test_random_tournament_to_the_winner(game, betting, seed, floor, staff):
                 Hand.objects.filter(pk=hand.pk).update(state=None)  # a restart loses the cache
             hand.refresh_from_db()
             view = services.snapshot(hand)["full"]
-            if view["to_act"] is None:
+            if not waits_for_the_dealer(view):
                 break
             body = random_input(rng, view)
             services.apply_input(

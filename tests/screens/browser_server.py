@@ -118,6 +118,7 @@ def main(db_path: str, port: int) -> None:
     from screens.models import Announcement
     from tests.factories import set_button, set_master_seed
     from tests.screens.live import live_tournament
+    from tournaments.services import set_hand_for_hand
 
     call_command("migrate", interactive=False, verbosity=0)
     get_user_model().objects.create_user(
@@ -132,13 +133,22 @@ def main(db_path: str, port: int) -> None:
     seats = [s.number for s in table.seat_set.filter(entry__isnull=False).order_by("number")]
     set_button(table, seats[0])
     set_master_seed(hand_t, find_split_seed(hand_t, table))
-    warm_up(clock_t, hand_t)
+    # The all-in run-outs (tests/screens/test_browser_all_in.py): a no-limit table, and one in
+    # hand-for-hand whose run-out waits for the floor (R8.6).
+    all_in_t = live_tournament(players=3, name="Feature table", game="courchevel_hilo", betting="no_limit")
+    held_t = live_tournament(players=2, name="Hand-for-hand all-in", game="courchevel", betting="no_limit")
+    set_hand_for_hand(held_t, True)
+    warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
         json.dumps(
             {
                 "clock_tournament": clock_t.pk,
                 "hand_tournament": hand_t.pk,
                 "hand_table": table.pk,
+                "all_in_tournament": all_in_t.pk,
+                "all_in_table": all_in_t.tables.get().pk,
+                "held_tournament": held_t.pk,
+                "held_table": held_t.tables.get().pk,
                 "username": "director",
                 "password": "browser-director-pw",
             }
@@ -160,6 +170,7 @@ def warm_up(*tournaments) -> None:
         client.get(f"/console/{tournament.pk}/")
         client.get(f"/clock/{tournament.pk}/")
     client.get(f"/tablet/{tournaments[-1].tables.first().pk}/")
+    client.get(f"/feature/{tournaments[-1].tables.first().pk}/")
 
 
 def exit_with_parent() -> None:

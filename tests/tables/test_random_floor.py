@@ -45,6 +45,8 @@ def test_random_floor_keeps_seating_consistent(seed):
             if t.status == Table.Status.ACTIVE or t.seat_set.filter(entry__isnull=False).exists()
         ]
         halted = services.halted_reasons(tournament)
+        # The per-table check (two figures about the field) says what the whole field's rule says.
+        assert {t.pk: services.halted_reason(t) for t in tables} == {t.pk: halted[t.pk] for t in tables}
         running = [t for t in tables if t.hand_in_progress]
         ready = [t for t in tables if not t.hand_in_progress and not halted.get(t.pk)]
         assert running or ready, "no table can deal"

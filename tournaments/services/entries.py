@@ -266,7 +266,8 @@ def bust_entries(
                 reason=str(_("Hand-for-hand: busts of one round are ranked together (R8.6).")),
             )
 
-    remaining = list(tournament.entries.filter(status=Entry.Status.ACTIVE))
+    # Two rows are enough to know whether one player is left (not the whole field of 10,000).
+    remaining = list(tournament.entries.filter(status=Entry.Status.ACTIVE)[:2])
     if len(remaining) <= 1 and not registration_open(tournament, now):
         close_tournament(tournament, remaining, now)
     else:

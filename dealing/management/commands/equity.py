@@ -6,44 +6,13 @@ each player's chances and share of the pot with every hand face up (dealing.engi
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from dealing.engine import RuleError
 from dealing.engine.hand import COURCHEVEL, COURCHEVEL_HILO, GAMES
-from dealing.messages import engine_message
+from dealing.equity import ERRORS, refusal  # noqa: F401  (ERRORS: the refusals' wording lives there)
 from tournaments.models import Game
 
 SEPARATOR = "vs"
-
-# The equity calculator's own refusals, worded for a translator; the engine's others (cards, player
-# counts) go through dealing.messages like every engine error.
-ERRORS = {
-    "invalid_card": gettext_lazy(
-        "%(card)s is not a card code: a rank from 23456789TJQKA then a suit from cdhs, e.g. As, Td, 2c."
-    ),
-    "card_not_string": gettext_lazy("%(card)s is not a card code."),
-    "duplicate_card": gettext_lazy("%(card)s appears twice (%(what)s): there is one 52-card deck."),
-    "wrong_card_count": gettext_lazy("%(what)s must be exactly %(count)s cards, not %(got)s."),
-    "too_many_board_cards": gettext_lazy("The board has at most %(count)s cards, not %(got)s."),
-    "too_few_players": gettext_lazy("Give at least %(minimum)s hands, separated by vs."),
-    "too_many_players": gettext_lazy("At most %(maximum)s players can be dealt in, not %(got)s."),
-    "not_enough_cards": gettext_lazy(
-        "Only %(left)s cards are left in the deck, too few for the %(needed)s board cards to come."
-    ),
-    "bad_samples": gettext_lazy("--samples must be a whole number of boards, at least 1."),
-    "bad_seed": gettext_lazy("--seed must be a whole number, 0 or more."),
-}
-
-
-def refusal(error: RuleError) -> str:
-    template = ERRORS.get(error.code)
-    if template is None:
-        return engine_message(error)
-    try:
-        text = str(template) % error.params
-    except (KeyError, TypeError, ValueError):
-        return engine_message(error)
-    return f"{text} ({error.rule})" if error.rule else text
 
 
 def percent(chance: float | None) -> str:

@@ -1,0 +1,55 @@
+"""Running hands kept in memory between inputs, so an input does not replay the whole hand.
+
+The stored events stay the truth: a kept hand is used only when the log's last event is the one it was
+kept at (any other writer, a correction or a void, moves the log on and the hand is rebuilt from the
+events), it is kept only once its transaction has committed, and an input takes it out while it works,
+so a failed input never leaves a half-changed hand behind. Each server process keeps its own; a miss
+costs one replay, as before.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from django.db import transaction
+
+from dealing.engine.hand import Hand as EngineHand
+
+# More than one running hand per table of the biggest event (1,250 tables), few megabytes in all.
+CAPACITY = 2048
+
+_kept: OrderedDict[int, tuple[int, EngineHand]] = OrderedDict()
+_lock = threading.Lock()
+
+
+def take(hand_id: int, seq: int) -> EngineHand | None:
+    """The hand as kept at event ``seq``, now owned by the caller, or None (rebuild it from the log)."""
+    with _lock:
+        kept = _kept.pop(hand_id, None)
+    if kept is None or kept[0] != seq:
+        return None
+    return kept[1]
+
+
+def keep_after_commit(hand_id: int, seq: int, engine: EngineHand) -> None:
+    """Keep the hand at event ``seq`` once this transaction commits (nothing is kept on a rollback)."""
+
+    def keep():
+        with _lock:
+            _kept[hand_id] = (seq, engine)
+            _kept.move_to_end(hand_id)
+            while len(_kept) > CAPACITY:
+                _kept.popitem(last=False)
+
+    transaction.on_commit(keep)
+
+
+def forget(hand_id: int) -> None:
+    with _lock:
+        _kept.pop(hand_id, None)
+
+
+def clear() -> None:
+    with _lock:
+        _kept.clear()

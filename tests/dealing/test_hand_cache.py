@@ -1,0 +1,102 @@
+"""Running hands kept in memory between inputs (dealing.hand_cache): an input does not replay the hand,
+and what it acts on is always what replaying the stored events gives, through corrections and refused
+inputs (the events are the truth)."""
+
+import time
+
+import pytest
+
+from dealing import eventlog, hand_cache, services, vault
+from dealing.models import Hand
+from dealing.services import DealingError
+from tests.factories import make_table
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the kept hands are kept only after a commit
+
+
+def replayed_view(hand: Hand) -> dict:
+    rows = services.event_rows(hand)
+    return eventlog.rebuild(rows, vault.seed_of(hand), vault.dealt_events(hand)).view(public=False)
+
+
+def next_input(hand: Hand) -> dict:
+    view = services.snapshot(hand)["full"]
+    options = view["options"]
+    return {"type": "action", "seat": view["to_act"], "action": "call" if options["call"] else "check"}
+
+
+def act(hand: Hand, body: dict, actor) -> int:
+    result = services.apply_input(
+        hand, body, expected_seq=services.last_seq(hand), client_action_id=f"c{time.time_ns()}", actor=actor
+    )
+    return result.last_seq
+
+
+def test_inputs_use_the_kept_hand_and_match_the_replay(staff, monkeypatch):
+    """A whole hand of inputs: none of them rebuilds the hand from its log, and after each one the
+    dealer's full view equals the replay of the stored events."""
+    _, table = make_table(stacks=(5000,) * 6, extra_entries=2)
+    hand = services.start_next_hand(table, actor=staff)
+    rebuilds = []
+    real = services.engine_hand
+    monkeypatch.setattr(services, "engine_hand", lambda *a, **k: rebuilds.append(1) or real(*a, **k))
+    inputs = 0
+    while True:
+        hand.refresh_from_db()
+        if hand.status != Hand.Status.RUNNING:
+            break
+        act(hand, next_input(hand), staff)
+        inputs += 1
+        hand.refresh_from_db()
+        if hand.status == Hand.Status.RUNNING:
+            assert services.full_view(hand) == replayed_view(hand)
+    assert inputs >= 6
+    assert rebuilds == []  # no input replayed the hand
+
+
+def test_a_correction_moves_the_log_on_and_the_next_input_acts_on_the_corrected_hand(staff, floor):
+    """R-floor correction: the kept hand still has the mistaken action; the correction's event means it
+    is not used, and the seat that was corrected acts again on the hand as it now stands."""
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
+    hand = services.start_next_hand(table, actor=staff)
+    mistaken = next_input(hand)
+    mistaken_seat = mistaken["seat"]
+    act(hand, {**mistaken, "action": "fold"}, staff)
+    services.correct_last_action(
+        Hand.objects.get(pk=hand.pk),
+        actor=floor,
+        reason="dealer pressed fold",
+        expected_seq=services.last_seq(hand),
+    )
+    hand.refresh_from_db()
+    assert services.snapshot(hand)["full"]["to_act"] == mistaken_seat
+    act(hand, mistaken, staff)
+    hand.refresh_from_db()
+    assert services.full_view(hand) == replayed_view(hand)
+    assert not any(p["folded"] for p in services.full_view(hand)["players"])
+
+
+def test_a_refused_input_leaves_nothing_half_done(staff):
+    """An input out of turn is refused (the engine's rule error); the next legal input acts on the hand
+    as stored, not on a hand the refused one changed."""
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
+    hand = services.start_next_hand(table, actor=staff)
+    act(hand, next_input(hand), staff)
+    hand.refresh_from_db()
+    body = next_input(hand)
+    wrong_seat = next(p["seat"] for p in services.full_view(hand)["players"] if p["seat"] != body["seat"])
+    with pytest.raises(DealingError):
+        act(hand, {**body, "seat": wrong_seat}, staff)
+    act(hand, body, staff)
+    hand.refresh_from_db()
+    assert services.full_view(hand) == replayed_view(hand)
+
+
+def test_a_kept_hand_is_used_only_at_the_event_it_was_kept_at():
+    engine = object()
+    hand_cache._kept[7] = (12, engine)
+    assert hand_cache.take(7, 13) is None  # the log moved on: rebuild
+    assert hand_cache.take(7, 12) is None  # and it was dropped
+    hand_cache._kept[7] = (12, engine)
+    assert hand_cache.take(7, 12) is engine
+    assert hand_cache.take(7, 12) is None  # taken: owned by one input at a time
