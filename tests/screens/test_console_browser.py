@@ -164,7 +164,7 @@ def create_tournament(page, base, name):
     page.select_option("select[name=structure]", label="Turbo - No Limit")
     page.fill("input[name=starting_stack]", "10000")
     page.fill("input[name=seats_per_table]", "4")
-    page.fill("input[name=late_registration_until_level]", "0")
+    page.fill("input[name=late_registration_until_level]", "1")
     page.fill("input[name=max_reentries]", "1")
     page.fill("input[name=buy_in]", "100")
     page.fill("input[name=fee]", "10")
@@ -373,8 +373,10 @@ def test_seating_suggested_moves_are_approved_and_the_breaking_order_edited(serv
             li.text_content() for li in table.locator("li").all() if "open" not in li.text_content()
         ]
     short = min(chart, key=lambda n: len(chart[n]))
-    for seat_text in chart[short][:2]:
-        remove(page, re.sub(r"\s+\d+\s*(D)?$", "", seat_text.strip()).strip())
+    removed = [re.sub(r"\s+\d+\s*(D)?$", "", seat_text.strip()).strip() for seat_text in chart[short][:2]]
+    for name in removed:
+        remove(page, name)
+    EVENT["removed"] = removed
     page.goto(f"{base}/console/{tid}/#seating")
     suggestion = page.locator("[data-role=suggestions] li").first
     expect(suggestion).to_contain_text("→ table")
@@ -403,7 +405,34 @@ def test_the_finish_results_csv_and_print(server, director):
     base, _data = server
     tid = need("tid")
     page = director
+    removed = need("removed")
+    # During late registration the players removed are out, never a green "in", and wait for a place.
+    page.goto(f"{base}/console/{tid}/desk/")
+    page.locator("[data-role=filters] input[value=out]").check()
+    page.click("[data-action=filter]")
+    out = page.locator("[data-role=entries] tbody tr")
+    expect(out).to_have_count(2)
+    expect(out.locator(".pill.ok")).to_have_count(0)
+    expect(out.locator(".pill.out")).to_have_count(2)
+    expect(out.first).to_contain_text("after late registration")
+    # One of them re-enters: typed in lower case, found, and given a new seat (R8.1).
+    name = page.locator("[data-role=desk-form] input[name=name]")
+    name.type(removed[0].lower())
+    match = page.locator("[data-role=match-list] li").first
+    expect(match).to_have_attribute("data-same", "true")
+    match.locator("[data-action=register-player]").click()
+    expect(page.locator(".messages")).to_contain_text(
+        re.compile(re.escape(removed[0]) + r" re-enters \(entry 2\): table \d+, seat \d+")
+    )
+    # Level 2: late registration is over, the desk's field goes away.
     page.goto(f"{base}/console/{tid}/")
+    page.select_option(
+        "[data-role=go-to-level]",
+        label=page.locator("[data-role=go-to-level] option", has_text="Level 2 ·").first.text_content(),
+    )
+    page.click("[data-action=jump]")
+    expect(page.locator("[data-clock] [data-role=level]")).to_have_text("Level 2")
+    expect(page.locator("[data-role=registration-closed]")).to_be_visible()
     while page.locator("#entries details.remove").count() > 1:
         name = page.locator("#entries tr:has(details.remove) td").first.text_content().strip()
         remove(page, name, "disqualified")
@@ -415,16 +444,16 @@ def test_the_finish_results_csv_and_print(server, director):
     page.click("[data-action=results]")
     results = page.locator("[data-role=results] tbody tr")
     expect(results.first.locator("td").first).to_have_text("1")
-    expect(results).to_have_count(need("players"))
-    # The prize pool (7 × 100) paid 60/40 to the first two.
-    expect(results.nth(0).locator("td").nth(2)).to_have_text("420")
-    expect(results.nth(1).locator("td").nth(2)).to_have_text("280")
+    expect(results).to_have_count(need("players") + 1)  # and the re-entry
+    # The prize pool (8 × 100) paid 60/40 to the first two.
+    expect(results.nth(0).locator("td").nth(2)).to_have_text("480")
+    expect(results.nth(1).locator("td").nth(2)).to_have_text("320")
     shot(page, "console-results.png")
     with page.expect_download() as download:
         page.click("[data-action=csv]")
     text = Path(download.value.path()).read_text(encoding="utf-8-sig")
     assert text.splitlines()[0].startswith("Place,Player,Entry,Prize")
-    assert ",420," in text.splitlines()[1]
+    assert ",480," in text.splitlines()[1]
     page.wait_for_load_state("load")
     page.emulate_media(media="print")
     expect(page.locator(".topbar")).to_be_hidden()
