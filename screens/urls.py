@@ -8,6 +8,7 @@ from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 
 from .views import (
     clock,
     console,
+    console_break,
     console_desk,
     console_help,
     console_results,
@@ -107,6 +108,7 @@ urlpatterns = [
         console_seating.break_order,
         name="console-break-order",
     ),
+    path("console/<id:tournament_id>/color-up/", console_break.color_up, name="console-color-up"),
     path("console/<id:tournament_id>/results/", console_results.results, name="console-results"),
     path("console/<id:tournament_id>/results.csv", console_results.results_csv, name="console-results-csv"),
     path("console/<id:tournament_id>/clock/<str:action>/", console.console_clock, name="console-clock"),

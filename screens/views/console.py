@@ -29,7 +29,7 @@ from tournaments.models import AuditEntry, Entry, Player, Tournament
 from ..floor import answer_floor_call, set_announcement
 from ..models import Announcement, Device, DeviceKind, FloorCall
 from ..pairing import PairingError, create_pairing_code, revoke_device
-from . import console_controls, console_seating
+from . import console_break, console_controls, console_seating
 from .clock import clock_labels
 from .staff import error_text as _error_text
 from .staff import staff_member_required
@@ -129,6 +129,7 @@ def console(request, tournament_id: int):
             "offers": console_controls.offers(tournament, phase, clock_state),
             "level_choices": console_controls.level_choices(tournament, levels),
             "hand_for_hand_tables": console_controls.hand_for_hand_tables(tournament),
+            "color_up": console_break.color_up_offered(tournament, levels, clock_state),
             "entry_seats": seats,
             **console_seating.seating_context(request, tournament),
             "ws_path": f"/ws/tournaments/{tournament.pk}/director/",

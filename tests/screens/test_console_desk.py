@@ -213,3 +213,19 @@ def test_the_directors_guide_is_in_the_console_with_its_screenshots(client, staf
     # The console links to it.
     tournament = factories.make_tournament(stage="planned")
     assert 'href="/console/help/"' in client.get(f"/console/{tournament.pk}/").content.decode()
+
+
+def test_at_a_color_up_break_the_console_colors_up_and_races_the_odd_chips_R8_7(client, staff):
+    from tests.screens.test_chip_race import _on_a_color_up_break
+
+    client.force_login(staff)
+    tournament = _on_a_color_up_break()
+    page = client.get(f"/console/{tournament.pk}/").content.decode()
+    assert 'data-action="color-up"' in page and "Color up the 25 chips" in page
+    response = client.post(f"/console/{tournament.pk}/color-up/", follow=True)
+    assert "colored up and the odd chips raced off" in _messages(response)[0]
+    assert all(chips % 100 == 0 for chips in tournament.entries.values_list("chips", flat=True))
+    page = client.get(f"/console/{tournament.pk}/").content.decode()
+    assert 'data-action="color-up"' not in page  # done once per break
+    response = client.post(f"/console/{tournament.pk}/color-up/", follow=True)
+    assert _messages(response) == ["These chips are already colored up."]
