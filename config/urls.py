@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
+from config.api_docs import redoc_bundle
 from config.health import healthz
 
 urlpatterns = [
@@ -11,7 +12,13 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file: no inline script (config.headers).
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/redoc/redoc.standalone.js", redoc_bundle, name="api-redoc-script"),
+    # Redoc without its web fonts from Google (templates/api/redoc.html): nothing from another host.
+    path(
+        "api/redoc/",
+        SpectacularRedocView.as_view(url_name="schema", template_name="api/redoc.html"),
+        name="api-redoc",
+    ),
     path("api/", include("tournaments.api_urls")),
     path("api/", include("tables.api_urls")),
     path("api/", include("dealing.api_urls")),

@@ -5,7 +5,21 @@ from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
 
-from .views import clock, console, devices, feature, pairing, pairing_sheet, player
+from .views import (
+    clock,
+    console,
+    console_break,
+    console_desk,
+    console_help,
+    console_results,
+    console_seating,
+    console_setup,
+    devices,
+    feature,
+    pairing,
+    pairing_sheet,
+    player,
+)
 from .views.tablet import AcknowledgeMoveView, CallFloorView, tablet
 
 urlpatterns = [
@@ -32,7 +46,77 @@ urlpatterns = [
     path("pair/<str:code>/", pairing.pair, name="pair-code"),
     path("screen/<str:token>/", pairing.demo_screen, name="demo-screen"),
     path("console/", console.console_list, name="console-list"),
+    path("console/new/", console_setup.tournament_new, name="console-new"),
+    path("console/help/", console_help.guide, name="console-help"),
+    path("console/help/<str:name>", console_help.screenshot, name="console-help-screenshot"),
+    path("console/<id:tournament_id>/setup/", console_setup.tournament_setup, name="console-setup"),
+    path("console/<id:tournament_id>/structure/", console_setup.structure_editor, name="console-structure"),
+    path(
+        "console/<id:tournament_id>/structure/add/",
+        console_setup.structure_level_add,
+        name="console-structure-add",
+    ),
+    path(
+        "console/<id:tournament_id>/structure/<id:level_id>/",
+        console_setup.structure_level_save,
+        name="console-structure-level",
+    ),
+    path(
+        "console/<id:tournament_id>/structure/<id:level_id>/delete/",
+        console_setup.structure_level_delete,
+        name="console-structure-delete",
+    ),
     path("console/<id:tournament_id>/", console.console, name="console"),
+    path("console/<id:tournament_id>/desk/", console_desk.desk, name="console-desk"),
+    path("console/<id:tournament_id>/desk/search/", console_desk.desk_search, name="console-desk-search"),
+    path(
+        "console/<id:tournament_id>/desk/register/", console_desk.desk_register, name="console-desk-register"
+    ),
+    path("console/<id:tournament_id>/desk/draw/", console_desk.desk_draw, name="console-desk-draw"),
+    path(
+        "console/<id:tournament_id>/desk/<id:entry_id>/rebuy/",
+        console_desk.desk_rebuy,
+        name="console-desk-rebuy",
+    ),
+    path(
+        "console/<id:tournament_id>/desk/<id:entry_id>/addon/",
+        console_desk.desk_addon,
+        name="console-desk-addon",
+    ),
+    path(
+        "console/<id:tournament_id>/desk/<id:entry_id>/void/",
+        console_desk.desk_void,
+        name="console-desk-void",
+    ),
+    path(
+        "console/<id:tournament_id>/entries/<id:entry_id>/seat-card/",
+        console_desk.seat_card,
+        name="console-seat-card",
+    ),
+    path(
+        "console/<id:tournament_id>/seating/chart/",
+        console_seating.seating_chart,
+        name="console-seating-chart",
+    ),
+    path(
+        "console/<id:tournament_id>/seating/mode/",
+        console_seating.balancing_mode,
+        name="console-balancing-mode",
+    ),
+    path(
+        "console/<id:tournament_id>/seating/approve/",
+        console_seating.approve_move,
+        name="console-move-approve",
+    ),
+    path("console/<id:tournament_id>/seating/skip/", console_seating.skip_move, name="console-move-skip"),
+    path(
+        "console/<id:tournament_id>/seating/break-order/",
+        console_seating.break_order,
+        name="console-break-order",
+    ),
+    path("console/<id:tournament_id>/color-up/", console_break.color_up, name="console-color-up"),
+    path("console/<id:tournament_id>/results/", console_results.results, name="console-results"),
+    path("console/<id:tournament_id>/results.csv", console_results.results_csv, name="console-results-csv"),
     path("console/<id:tournament_id>/clock/<str:action>/", console.console_clock, name="console-clock"),
     path("console/<id:tournament_id>/announce/", console.console_announce, name="console-announce"),
     path("console/<id:tournament_id>/register/", console.console_register, name="console-register"),

@@ -951,3 +951,19 @@ def halted_reasons(tournament: Tournament) -> dict[int, str | None]:
             code = "one_player"
         result[table.pk] = None if code is None else str(HALT_MESSAGES[code])
     return result
+
+
+@transaction.atomic
+def unseat_entry(entry: Entry) -> Seat | None:
+    """An entry voided before it played (``tournaments.services.void_entry``) leaves its seat empty."""
+    seat = Seat.objects.select_for_update().filter(entry=entry).select_related("table").first()
+    if seat is None:
+        return None
+    Move.objects.filter(entry=entry, status=Move.Status.PENDING).update(
+        status=Move.Status.CANCELLED, note=str(_("voided"))
+    )
+    seat.entry = None
+    seat.waits_for_big_blind = False
+    seat.save(update_fields=["entry", "waits_for_big_blind"])
+    table_changed(seat.table_id)
+    return seat

@@ -39,6 +39,7 @@ class AuditAction(models.TextChoices):
     ENTRY_REGISTER = "entry.register", _("Registration")
     ENTRY_SET_CHIPS = "entry.set_chips", _("Chip count set")
     ENTRY_UNDO_BUST = "entry.undo_bust", _("Bust undone")
+    ENTRY_VOID = "entry.void", _("Entry voided")
     FLOOR_ANSWERED = "floor.answered", _("Floor call answered")
     FLOOR_CALLED = "floor.called", _("Floor called")
     HAND_CORRECT = "hand.correct", _("Hand corrected")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import segno
 from django.contrib import messages
-from django.contrib.auth.decorators import user_passes_test
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import Http404
@@ -19,11 +18,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config.permissions import is_staff
 from dealing import histories
 from dealing.models import Hand
 from dealing.verification import verify_hand
-from tables.models import Move, Table
+from tables.models import Move, Seat, Table
 from tournaments import icm, services
 from tournaments.errors import TournamentError
 from tournaments.models import AuditEntry, Entry, Player, Tournament
@@ -31,10 +29,10 @@ from tournaments.models import AuditEntry, Entry, Player, Tournament
 from ..floor import answer_floor_call, set_announcement
 from ..models import Announcement, Device, DeviceKind, FloorCall
 from ..pairing import PairingError, create_pairing_code, revoke_device
+from . import console_break, console_controls, console_seating
 from .clock import clock_labels
-
-# The console is for active staff; anyone else is sent to the sign-in page.
-staff_member_required = user_passes_test(is_staff, login_url="login")
+from .staff import error_text as _error_text
+from .staff import staff_member_required
 
 
 @staff_member_required
@@ -48,14 +46,6 @@ def _back(request, tournament: Tournament, anchor: str = ""):
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
         return redirect(target)
     return redirect(reverse("console", args=[tournament.pk]) + (f"#{anchor}" if anchor else ""))
-
-
-def _error_text(exc) -> str:
-    if isinstance(exc, ValidationError):
-        if hasattr(exc, "error_dict"):
-            return "; ".join(f"{field}: {' '.join(msgs)}" for field, msgs in exc.message_dict.items())
-        return " ".join(exc.messages)
-    return str(getattr(exc, "message", None) or exc)
 
 
 def _service_errors():
@@ -105,6 +95,14 @@ def console(request, tournament_id: int):
         .order_by("revoked_at", "kind", "id")
     )
     audit = AuditEntry.objects.filter(tournament=tournament).select_related("actor")[:50]
+    clock_state = services.clock_state(tournament)
+    phase = console_controls.phase_of(tournament, clock_state)
+    seats = {
+        seat.entry_id: seat
+        for seat in Seat.objects.filter(table__tournament=tournament, entry__isnull=False).select_related(
+            "table"
+        )
+    }
     return render(
         request,
         "console/tournament.html",
@@ -125,7 +123,15 @@ def console(request, tournament_id: int):
             "floor_calls": FloorCall.objects.filter(
                 tournament=tournament, answered_at__isnull=True
             ).select_related("table"),
-            "clock_state": services.clock_state(tournament),
+            "clock_state": clock_state,
+            "phase": phase,
+            "phase_label": console_controls.phase_label(phase),
+            "offers": console_controls.offers(tournament, phase, clock_state),
+            "level_choices": console_controls.level_choices(tournament, levels),
+            "hand_for_hand_tables": console_controls.hand_for_hand_tables(tournament),
+            "color_up": console_break.color_up_offered(tournament, levels, clock_state),
+            "entry_seats": seats,
+            **console_seating.seating_context(request, tournament),
             "ws_path": f"/ws/tournaments/{tournament.pk}/director/",
             "labels": clock_labels(),
             "players": Player.objects.exclude(

@@ -21,7 +21,7 @@ from dealing.permissions import can_correct
 from tables.models import Table
 from tournaments.models import Tournament
 
-from .console import staff_member_required
+from .staff import staff_member_required
 
 
 def feature_labels() -> dict:

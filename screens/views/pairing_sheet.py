@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from tournaments.models import Tournament
 
 from ..pairing import SHEET_MINUTES, create_table_pairing_codes
-from .console import staff_member_required
+from .staff import staff_member_required
 
 # Any of the eight QR masks is valid; choosing the best one costs about 4 ms a code (1,250 codes: 5 s),
 # a fixed one about 1 ms, and a printed code scans well either way.

@@ -47,6 +47,7 @@ from .entries import (
     remove_entry,
     set_chips,
     undo_bust,
+    void_entry,
 )
 from .lifecycle import (
     EDITABLE_WHILE_RUNNING,
@@ -111,4 +112,5 @@ __all__ = [
     "update_level",
     "update_tournament",
     "validate_level",
+    "void_entry",
 ]

@@ -308,6 +308,41 @@ def remove_entry(entry: Entry, *, reason: str, actor=None, now: datetime | None 
     return entry
 
 
+@transaction.atomic
+def void_entry(entry: Entry, *, reason: str = "", actor=None) -> Seat | None:
+    """Undo a registration made by mistake, before the entry has played: until the tournament starts
+    (a started tournament's entries have been dealt in, or may be at any moment). The entry leaves
+    the field, its seat and the prize pool; the audit log keeps who it was and why it went. Returns
+    the seat it leaves free (None before the draw)."""
+    tournament = locked(entry.tournament)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if tournament.status not in (Status.PLANNED, Status.REGISTERING):
+        raise StateError(
+            _("%(entry)s may have played: an entry is voided only before the tournament starts.")
+            % {"entry": entry},
+            code="started",
+        )
+    seat = tables_services.unseat_entry(entry)
+    record_audit(
+        actor,
+        AuditAction.ENTRY_VOID,
+        tournament,
+        (reason or "").strip(),
+        {
+            "entry": entry.pk,
+            "player": entry.player_id,
+            "name": str(entry),
+            "number": entry.number,
+            "table": seat.table.number if seat else None,
+            "seat": seat.number if seat else None,
+        },
+    )
+    entry.delete()
+    recompute_prizes(tournament)
+    tournament_changed(tournament.pk)
+    return seat
+
+
 def _busted_earlier_this_round(tournament: Tournament) -> list[Entry]:
     """Entries that busted, placed, at another table during the current hand-for-hand round."""
     started = tournament.hand_for_hand_round_started_at
