@@ -12,7 +12,8 @@ from rest_framework.views import APIView
 from config.api import StrictChoiceField, StrictIntegerField, StrictSerializer
 from config.errors import ServiceError
 from dealing.engine import RuleError
-from dealing.engine.hand import COURCHEVEL, GAMES, HOLE_CARDS
+from dealing.engine.hand import COURCHEVEL, HOLE_CARDS
+from tournaments.models import Game
 
 from . import equity, services
 from .api import _hand, errors
@@ -48,7 +49,11 @@ class EquityRequestSerializer(StrictSerializer):
     board = _cards(_("The board cards dealt so far: 0 to 5."), max_length=5, required=False, default=list)
     dead = _cards(_("Cards out of play (folded hands seen, burns shown)."), required=False, default=list)
     game = StrictChoiceField(
-        choices=[(g, g) for g in GAMES], required=False, default=COURCHEVEL, help_text=_("The game.")
+        # The tournaments' own choices: one "Game" enum in the schema, the same labels.
+        choices=Game.choices,
+        required=False,
+        default=COURCHEVEL,
+        help_text=_("The game."),
     )
     samples = StrictIntegerField(
         required=False,
