@@ -11,6 +11,7 @@ import segno
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,10 +19,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config import text
 from dealing import histories
 from dealing.models import Hand
 from dealing.verification import verify_hand
-from tables.models import Move, Seat, Table
+from tables.models import Move, Table
 from tournaments import icm, services
 from tournaments.errors import TournamentError
 from tournaments.models import AuditEntry, Entry, Player, Tournament
@@ -55,8 +57,11 @@ def _service_errors():
 def _payouts(tournament: Tournament) -> tuple[list[dict], list[dict]]:
     """Prizes by place, and each remaining player's ICM value when few are left."""
     table = services.payout_table(tournament)
+    # At most one more than ICM takes: a field of 10,000 is not read to learn that it is too big.
     active = list(
-        tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player").order_by("-chips")
+        tournament.entries.filter(status=Entry.Status.ACTIVE)
+        .select_related("player")
+        .order_by("-chips")[: icm.MAX_PLAYERS + 1]
     )
     rows = []
     equities = []
@@ -74,16 +79,29 @@ def _payouts(tournament: Tournament) -> tuple[list[dict], list[dict]]:
     return rows, icm_rows
 
 
+CONSOLE_ENTRIES = 60
+CONSOLE_FULL_TABLES = 30
+
+
 @staff_member_required
 def console(request, tournament_id: int):
     tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=tournament_id)
     levels = list(tournament.structure.levels.order_by("order"))
+    # A big event has 10,000 entries and 1,250 tables: the console shows the first few entries (or
+    # those named in the search) and, past a room's worth, each table as one line; the registration
+    # desk and the seating chart have them all.
+    query = request.GET.get("q", "")[:100]
     entries = tournament.entries.select_related("player").order_by("status", "place", "player__name")
-    tables = (
-        Table.objects.filter(tournament=tournament)
-        .prefetch_related("seat_set__entry__player")
-        .order_by("number")
-    )
+    if query:
+        entries = entries.filter(player__name_key__contains=text.name_key(query))
+    entry_count = tournament.entries.count()
+    entries = list(entries[:CONSOLE_ENTRIES])
+    table_count = Table.objects.filter(tournament=tournament).count()
+    tables = Table.objects.filter(tournament=tournament).order_by("number")
+    if table_count <= CONSOLE_FULL_TABLES:
+        tables = tables.prefetch_related("seat_set__entry__player")
+    else:
+        tables = tables.annotate(players=Count("seat_set", filter=Q(seat_set__entry__isnull=False)))
     moves = Move.objects.filter(tournament=tournament, status__in=[Move.Status.PENDING, Move.Status.DONE])
     hands = (
         Hand.objects.filter(table__tournament=tournament).select_related("table").order_by("-started_at")[:30]
@@ -97,12 +115,6 @@ def console(request, tournament_id: int):
     audit = AuditEntry.objects.filter(tournament=tournament).select_related("actor")[:50]
     clock_state = services.clock_state(tournament)
     phase = console_controls.phase_of(tournament, clock_state)
-    seats = {
-        seat.entry_id: seat
-        for seat in Seat.objects.filter(table__tournament=tournament, entry__isnull=False).select_related(
-            "table"
-        )
-    }
     return render(
         request,
         "console/tournament.html",
@@ -130,7 +142,9 @@ def console(request, tournament_id: int):
             "level_choices": console_controls.level_choices(tournament, levels),
             "hand_for_hand_tables": console_controls.hand_for_hand_tables(tournament),
             "color_up": console_break.color_up_offered(tournament, levels, clock_state),
-            "entry_seats": seats,
+            "entry_count": entry_count,
+            "entry_query": query,
+            "compact_tables": table_count > CONSOLE_FULL_TABLES,
             **console_seating.seating_context(request, tournament),
             "ws_path": f"/ws/tournaments/{tournament.pk}/director/",
             "labels": clock_labels(),
