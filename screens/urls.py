@@ -5,7 +5,7 @@ from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
 
-from .views import clock, console, pairing
+from .views import clock, console, flights, pairing
 from .views.tablet import AcknowledgeMoveView, CallFloorView, tablet
 
 urlpatterns = [
@@ -50,4 +50,29 @@ urlpatterns = [
         console.console_revoke,
         name="console-revoke",
     ),
+    path("console/events/", flights.events, name="console-events"),
+    path("console/events/new/", flights.event_create, name="console-event-create"),
+    path("console/events/<id:event_id>/", flights.event_page, name="console-event"),
+    path("console/events/<id:event_id>/next-day/", flights.event_next_day, name="console-event-next-day"),
+    path("console/flights/<id:tournament_id>/", flights.flight_page, name="console-flight"),
+    path(
+        "console/flights/<id:tournament_id>/register/",
+        flights.flight_register,
+        name="console-flight-register",
+    ),
+    path("console/flights/<id:tournament_id>/draw/", flights.flight_draw, name="console-flight-draw"),
+    path("console/flights/<id:tournament_id>/start/", flights.flight_start, name="console-flight-start"),
+    path("console/flights/<id:tournament_id>/stop/", flights.flight_stop, name="console-flight-stop"),
+    path(
+        "console/flights/<id:tournament_id>/entries/<id:entry_id>/out/",
+        flights.flight_eliminate,
+        name="console-flight-eliminate",
+    ),
+    path(
+        "console/flights/<id:tournament_id>/tables/<int:table_number>/bag/",
+        flights.flight_bag,
+        name="console-flight-bag",
+    ),
+    path("console/flights/<id:tournament_id>/bags/", flights.flight_bags, name="console-flight-bags"),
+    path("console/<id:tournament_id>/simulation/", flights.simulation_preview, name="console-simulation"),
 ]
