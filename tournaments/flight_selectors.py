@@ -83,6 +83,18 @@ def stop_point(flight: Flight, now: datetime | None = None) -> dict | None:
     }
 
 
+def day_stop_index(tournament: Tournament, periods: list[clockmath.Period]) -> int | None:
+    """The period whose end stops the clock for the day (the event's stop level), for a flight that
+    is not on the last day and has not stopped yet; None otherwise."""
+    flight = flight_of(tournament)
+    if flight is None or not flight.event.stop_after_level or flight.play_stopped_at is not None:
+        return None
+    if is_last_day(flight):
+        return None
+    index = _play_index(periods, flight.event.stop_after_level)
+    return index if index is not None and index + 1 < len(periods) else None
+
+
 def resume_index(flight: Flight, now: datetime | None = None) -> int:
     """The period the next day starts at: the level after the stop level when play stopped at the end
     of a level, else the level in play when it stopped (from its full time); never a break."""

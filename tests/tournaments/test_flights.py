@@ -344,3 +344,24 @@ def test_the_flight_snapshot_has_the_events_totals_and_each_flights_survivors():
     assert rows["Day 1B"]["players_left"] == 2 and rows["Day 1B"]["stop"]["at_players"] == 3
     assert fs.flight_snapshot(factories.make_tournament(stage="planned")) is None
     assert a.pk
+
+
+def test_the_clock_waits_at_the_end_of_the_stop_level_for_the_bag():
+    event = make_event(stop_at_players=0, stop_after_level=1)
+    a = flight(event, "Day 1A").tournament
+    fill(a, ["A", "B", "C"])
+    tables_services.draw_seats(a, random.Random(1))
+    started = timezone.now() - timedelta(minutes=25)
+    services.start_tournament(a, now=started)
+    a.refresh_from_db()
+    assert services.advance_clock(a)  # the beat: level 1 (20 minutes) is over
+    a.refresh_from_db()
+    state = services.clock_state(a)
+    # paused at level 2 with its full time, not running on into it
+    assert state.level_index == 1 and not state.running and state.remaining == 20 * 60
+    assert fs.stop_point(flight(event, "Day 1A"))["reached"]
+    assert flights.stop_play(a).resume_level_index == 1
+    # the last day and tournaments outside an event run on as before
+    plain = factories.make_tournament(players=2, levels=LEVELS, started_at=started)
+    assert services.advance_clock(plain)
+    assert services.clock_state(Tournament.objects.get(pk=plain.pk)).running
