@@ -69,7 +69,7 @@ urlpatterns = [
         name="console-flight-eliminate",
     ),
     path(
-        "console/flights/<id:tournament_id>/tables/<int:table_number>/bag/",
+        "console/flights/<id:tournament_id>/tables/<id:table_number>/bag/",
         flights.flight_bag,
         name="console-flight-bag",
     ),

@@ -7,6 +7,7 @@ simulator (it costs CPU) need a staff user. 400 a malformed request, 404 no such
 409 not possible now, 422 against a rule (a bag count that does not add up: R6.7).
 """
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -17,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import (
+    MAX_ID,
     LineField,
     ReferenceNotFound,
     StrictBooleanField,
@@ -442,10 +444,17 @@ class FlightViewSet(viewsets.GenericViewSet):
     """A flight or day, named by its tournament's id."""
 
     queryset = Flight.objects.select_related("event", "tournament")
-    lookup_field = "tournament_id"
-    lookup_url_kwarg = "pk"
     permission_classes = [IsStaffOrReadOnly]
     serializer_class = FlightSnapshotSerializer
+
+    def get_object(self):
+        # By the tournament's id; one that no database row can have (beyond 64 bits) is a 404 too.
+        pk = str(self.kwargs["pk"])
+        if not (pk.isascii() and pk.isdigit() and len(pk) <= 19 and int(pk) <= MAX_ID):
+            raise Http404
+        flight = get_object_or_404(self.get_queryset(), tournament_id=int(pk))
+        self.check_object_permissions(self.request, flight)
+        return flight
 
     @extend_schema(
         responses=errors(404, ok=FlightSnapshotSerializer),
