@@ -30,6 +30,7 @@ from config.api import (
     StrictSerializer,
     Unprocessable,
     int_query,
+    int_query_schema,
 )
 from config.permissions import is_staff
 
@@ -301,11 +302,6 @@ class SimulationRequestSerializer(StrictSerializer, SimulationOptionsMixin):
         min_value=1, max_value=200, required=False, allow_null=True, default=None
     )
 
-    def validate(self, attrs):
-        if ("structure" in attrs) == ("levels" in attrs):
-            raise serializers.ValidationError({"levels": _("Give either a stored structure or its levels.")})
-        return attrs
-
 
 class SpreadSerializer(serializers.Serializer):
     median = serializers.FloatField(allow_null=True)
@@ -525,7 +521,7 @@ class SimulationView(APIView):
 
     @extend_schema(
         request=SimulationRequestSerializer,
-        responses=errors(400, 403, 422, ok=SimulationReportSerializer),
+        responses=errors(400, 403, 404, 422, ok=SimulationReportSerializer),
         summary="Simulate a structure: length, late registration, bubble, final table, field by level",
         description=str(
             _(
@@ -536,6 +532,13 @@ class SimulationView(APIView):
     )
     def post(self, request):
         data = _valid(SimulationRequestSerializer, request)
+        if ("structure" in data) == ("levels" in data):
+            # Well formed either way, but the forecast needs one structure: a rule of the request (422).
+            api_exc = Unprocessable(
+                detail=str(_("levels: give either a stored structure or its levels, not both."))
+            )
+            api_exc.extra = {"code": "one_structure", "field": "levels"}
+            raise api_exc
         if "structure" in data:
             levels = simulation.structure_levels(data["structure"])
         else:
@@ -559,11 +562,27 @@ class SimulationView(APIView):
 
 
 QUERY = [
-    OpenApiParameter("entries", int, description=str(_("Expected entries (default: the entries so far)."))),
-    OpenApiParameter("reentries", int, description=str(_("Expected re-entries (default: so far)."))),
-    OpenApiParameter("runs", int, description=str(_("Simulated runs, 1 to 2000 (default 1000)."))),
-    OpenApiParameter("seed", int, description=str(_("Random seed (default 0)."))),
-    OpenApiParameter("hours", float, description=str(_("Fit to my schedule: the hours the event has."))),
+    OpenApiParameter(
+        "entries",
+        int_query_schema(2, 100_000),
+        description=str(_("Expected entries (default: the entries so far).")),
+    ),
+    OpenApiParameter(
+        "reentries",
+        int_query_schema(0, 100_000),
+        description=str(_("Expected re-entries (default: so far).")),
+    ),
+    OpenApiParameter(
+        "runs",
+        int_query_schema(1, simulation.MAX_RUNS),
+        description=str(_("Simulated runs, 1 to 2000 (default 1000).")),
+    ),
+    OpenApiParameter("seed", int_query_schema(0, 2**32 - 1), description=str(_("Random seed (default 0)."))),
+    OpenApiParameter(
+        "hours",
+        {"type": "number", "minimum": 0.1, "maximum": 72},
+        description=str(_("Fit to my schedule: the hours the event has.")),
+    ),
 ]
 
 
@@ -581,9 +600,9 @@ def simulation_query(request, tournament: Tournament) -> tuple[simulator.Simulat
             hours = float(raw)
         except ValueError:
             hours = None
-        if hours is None or not 0 < hours <= 72 or hours != hours:
+        if hours is None or not 0.1 <= hours <= 72:
             raise serializers.ValidationError(
-                {"hours": [_("Give the hours as a number above 0, at most 72.")]}
+                {"hours": [_("Give the hours as a number from 0.1 to 72.")]}
             )
     config = simulation.config_of(tournament, entries, so_far[1] if reentries is None else reentries)
     return config, {"runs": runs, "seed": seed, "hours": hours}
