@@ -601,9 +601,7 @@ def simulation_query(request, tournament: Tournament) -> tuple[simulator.Simulat
         except ValueError:
             hours = None
         if hours is None or not 0.1 <= hours <= 72:
-            raise serializers.ValidationError(
-                {"hours": [_("Give the hours as a number from 0.1 to 72.")]}
-            )
+            raise serializers.ValidationError({"hours": [_("Give the hours as a number from 0.1 to 72.")]})
     config = simulation.config_of(tournament, entries, so_far[1] if reentries is None else reentries)
     return config, {"runs": runs, "seed": seed, "hours": hours}
 
