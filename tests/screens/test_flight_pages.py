@@ -105,3 +105,12 @@ def test_the_simulation_preview_shows_the_forecast_and_a_schedule_fit(director):
     assert "Give from 2 to 100,000 expected entries." in bad
     link = texts(director.get(f"/console/{tournament.pk}/"))
     assert f"/console/{tournament.pk}/simulation/" in link
+
+
+def test_a_flights_own_console_links_to_its_flight_page(director):
+    create(director)
+    a = Flight.objects.get(label="Day 1A").tournament
+    page = texts(director.get(f"/console/{a.pk}/"))
+    assert f'href="/console/flights/{a.pk}/"' in page and "Day 1A: stop, bag and the event" in page
+    plain = factories.make_tournament(stage="planned")
+    assert "/console/flights/" not in texts(director.get(f"/console/{plain.pk}/"))
