@@ -114,3 +114,18 @@ def test_a_flights_own_console_links_to_its_flight_page(director):
     assert f'href="/console/flights/{a.pk}/"' in page and "Day 1A: stop, bag and the event" in page
     plain = factories.make_tournament(stage="planned")
     assert "/console/flights/" not in texts(director.get(f"/console/{plain.pk}/"))
+
+
+def test_the_admin_shows_events_flights_and_bags_read_only(client, django_user_model, director):
+    create(director)
+    admin = django_user_model.objects.create_user("boss", is_staff=True, is_superuser=True)
+    client.force_login(admin)
+    event = Event.objects.get()
+    for url in (
+        "/admin/tournaments/event/",
+        f"/admin/tournaments/event/{event.pk}/change/",
+        "/admin/tournaments/flight/",
+        "/admin/tournaments/bag/",
+    ):
+        assert client.get(url).status_code == 200, url
+    assert client.get("/admin/tournaments/bag/add/").status_code == 403
