@@ -58,6 +58,12 @@ def _valid(serializer_class, request):
 # ---------------------------------------------------------------- shapes
 
 
+class DayStopSerializer(StrictSerializer):
+    day = StrictIntegerField(min_value=2, max_value=flight_services.MAX_DAYS)
+    stop_after_level = StrictIntegerField(min_value=0, max_value=500, required=False, default=0)
+    stop_at_players = StrictIntegerField(min_value=0, max_value=10_000, required=False, default=0)
+
+
 class EventCreateSerializer(StrictSerializer):
     name = LineField(max_length=200)
     structure = StrictPrimaryKeyRelatedField(
@@ -70,6 +76,12 @@ class EventCreateSerializer(StrictSerializer):
         help_text=_("The starting flights' labels, e.g. Day 1A, Day 1B, Day 1C."),
     )
     days = StrictIntegerField(min_value=2, max_value=flight_services.MAX_DAYS, required=False, default=2)
+    day_stops = DayStopSerializer(
+        many=True,
+        required=False,
+        max_length=flight_services.MAX_DAYS,
+        help_text=_("With three days or more: where each later day but the last stops and bags."),
+    )
     game = StrictChoiceField(choices=Game.choices)
     betting = StrictChoiceField(choices=Betting.choices, required=False)
     starting_stack = StrictIntegerField(min_value=1, max_value=MAX_STACK)
@@ -385,6 +397,8 @@ class EventViewSet(viewsets.GenericViewSet):
     )
     def create(self, request):
         data = _valid(EventCreateSerializer, request)
+        if "day_stops" in data:
+            data["day_stops"] = [dict(item) for item in data["day_stops"]]
         event = flight_services.create_event(actor=request.user, **data)
         return Response(fs.event_totals(event), status=status.HTTP_201_CREATED)
 

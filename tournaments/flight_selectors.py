@@ -56,23 +56,24 @@ def stop_point(flight: Flight, now: datetime | None = None) -> dict | None:
     says whether the floor may stop play and bag now. None on the last day (it plays to a winner)."""
     if is_last_day(flight):
         return None
-    event, tournament = flight.event, flight.tournament
+    tournament = flight.tournament
     players_left = tournament.entries.filter(status=ACTIVE).count()
-    by_players = bool(event.stop_at_players) and players_left <= event.stop_at_players
+    after_level, at_players = flight.stops
+    by_players = bool(at_players) and players_left <= at_players
     by_level = False
     level_number = None
     if tournament.level_started_at or tournament.paused_at:
         periods = periods_of(tournament)
         state = clock_state(tournament, now)
         level_number = clockmath.level_number(periods, state.level_index)
-        stop_index = _play_index(periods, event.stop_after_level) if event.stop_after_level else None
+        stop_index = _play_index(periods, after_level) if after_level else None
         if stop_index is not None:
             by_level = state.level_index > stop_index or (
                 state.level_index == stop_index and state.remaining <= 0
             )
     return {
-        "after_level": event.stop_after_level,
-        "at_players": event.stop_at_players,
+        "after_level": after_level,
+        "at_players": at_players,
         "players_left": players_left,
         "level": level_number,
         "reached": by_level or by_players,
@@ -87,11 +88,11 @@ def day_stop_index(tournament: Tournament, periods: list[clockmath.Period]) -> i
     """The period whose end stops the clock for the day (the event's stop level), for a flight that
     is not on the last day and has not stopped yet; None otherwise."""
     flight = flight_of(tournament)
-    if flight is None or not flight.event.stop_after_level or flight.play_stopped_at is not None:
+    if flight is None or not flight.stops[0] or flight.play_stopped_at is not None:
         return None
     if is_last_day(flight):
         return None
-    index = _play_index(periods, flight.event.stop_after_level)
+    index = _play_index(periods, flight.stops[0])
     return index if index is not None and index + 1 < len(periods) else None
 
 
@@ -102,8 +103,8 @@ def resume_index(flight: Flight, now: datetime | None = None) -> int:
     periods = periods_of(tournament)
     state = clock_state(tournament, now)
     index = state.level_index
-    event = flight.event
-    stop_index = _play_index(periods, event.stop_after_level) if event.stop_after_level else None
+    after_level = flight.stops[0]
+    stop_index = _play_index(periods, after_level) if after_level else None
     if stop_index is not None and (index > stop_index or (index == stop_index and state.remaining <= 0)):
         index = min(max(index, stop_index + 1), len(periods) - 1)
     return clockmath.play_index_for_next_hand(periods, index)
@@ -143,7 +144,7 @@ def check_registration(tournament: Tournament, player: Player) -> None:
                 params={"flight": other.tournament_id},
             )
         return
-    if not flight.event.late_stack:
+    if flight.day > 2 or not flight.event.late_stack:  # late entries go into day 2 only
         raise StateError(
             _("%(day)s takes no new entries: only the survivors of the day before play it.")
             % {"day": flight.label},

@@ -368,6 +368,10 @@ class Flight(models.Model):
     closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
     # A later day: drawn (survivors seated) at.
     drawn_at = models.DateTimeField(_("drawn at"), null=True, blank=True)
+    # A later day that also bags (an event of three days or more) stops where it says: its own
+    # level and number of players (0: not used); the starting flights use the event's.
+    stop_after_level = models.PositiveIntegerField(_("play stops after level"), default=0)
+    stop_at_players = models.PositiveIntegerField(_("play stops at players left"), default=0)
 
     class Meta:
         ordering = ["event", "day", "label"]
@@ -382,6 +386,13 @@ class Flight(models.Model):
 
     def __str__(self):
         return f"{self.event} · {self.label}"
+
+    @property
+    def stops(self) -> tuple[int, int]:
+        """Where this day's play stops: (after level, at players left); 0 means not used."""
+        if self.day == 1:
+            return self.event.stop_after_level, self.event.stop_at_players
+        return self.stop_after_level, self.stop_at_players
 
 
 class Bag(models.Model):

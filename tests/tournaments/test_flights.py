@@ -100,7 +100,7 @@ def play_flight(event, label, names, survivors=3, winner=0):
 
 
 def test_an_event_is_flights_with_registration_open_and_a_later_day_planned():
-    event = make_event(days=3)
+    event = make_event(days=3, day_stops=[{"day": 2, "stop_at_players": 4}])
     rows = list(event.flights.select_related("tournament").order_by("day", "label"))
     assert [(f.day, f.label) for f in rows] == [
         (1, "Day 1A"),
@@ -365,3 +365,26 @@ def test_the_clock_waits_at_the_end_of_the_stop_level_for_the_bag():
     plain = factories.make_tournament(players=2, levels=LEVELS, started_at=started)
     assert services.advance_clock(plain)
     assert services.clock_state(Tournament.objects.get(pk=plain.pk)).running
+
+
+def test_a_three_day_event_bags_day_two_and_places_both_days_busts():
+    with pytest.raises(ValidationError, match="Say where play stops on Day 2"):
+        make_event(days=3)
+    event = make_event(days=3, day_stops=[{"day": 2, "stop_at_players": 3}])
+    for label in ("Day 1A", "Day 1B", "Day 1C"):
+        play_flight(event, label, [f"{label[-1]}{i}" for i in range(6)])
+    day2 = flights.draw_next_day(event, rng=random.Random(5)).tournament
+    services.start_tournament(day2)
+    bust_down_to(day2, 3)  # Day 2 stops at its own 3 players left
+    flights.stop_play(day2)
+    bag_all(day2, "D2")
+    day3 = flights.draw_next_day(event, rng=random.Random(6)).tournament
+    assert day3.entries.count() == 3
+    assert sum(e.chips for e in day3.entries.all()) == 18 * 1000  # every chip of the event
+    with pytest.raises(StateError, match="Day 3 takes no new entries"):
+        services.register(day3, services.player_named("Too Late"))
+    services.start_tournament(day3)
+    bust_down_to(day3, 1)
+    results = fs.results(event)
+    assert [r["place"] for r in results] == list(range(1, 10))
+    assert {r["flight"] for r in results[:3]} == {"Day 3"} and {r["flight"] for r in results[3:]} == {"Day 2"}

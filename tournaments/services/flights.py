@@ -70,6 +70,67 @@ def _labels(flights) -> list[str]:
     return labels
 
 
+def _day_stops(day_stops, days: int, play_levels: int, day_one: tuple[int, int], late_until: int) -> dict:
+    """Where each later day that bags (all but the last) stops: ``[{"day", "stop_after_level",
+    "stop_at_players"}]``, each later than the day before (a higher level, fewer players)."""
+    given = {}
+    for item in day_stops or []:
+        day = item.get("day") if isinstance(item, dict) else None
+        if isinstance(day, bool) or not isinstance(day, int) or not 2 <= day < days:
+            raise ValidationError(
+                {
+                    "day_stops": _("Only days 2 to %(last)s stop and bag; the last day plays to a winner.")
+                    % {"last": days - 1}
+                }
+            )
+        given[day] = (
+            _whole(item.get("stop_after_level", 0), "day_stops", 0, 500),
+            _whole(item.get("stop_at_players", 0), "day_stops", 0, 10_000),
+        )
+    # A starting flight's number of players is its own, not the day's: only the level compares.
+    stops, before = {}, (day_one[0], 0)
+    for day in range(2, days):
+        after_level, at_players = given.get(day, (0, 0))
+        label = _("Day %(day)s") % {"day": day}
+        if not after_level and not at_players:
+            raise ValidationError(
+                {
+                    "day_stops": _(
+                        "Say where play stops on %(day)s: after a level, or at a number of players."
+                    )
+                    % {"day": label}
+                }
+            )
+        if after_level and (after_level >= play_levels or (before[0] and after_level <= before[0])):
+            raise ValidationError(
+                {
+                    "day_stops": _(
+                        "%(day)s stops after a later level than the day before, and before the last."
+                    )
+                    % {"day": label}
+                }
+            )
+        if at_players and (at_players < 2 or (before[1] and at_players >= before[1])):
+            raise ValidationError(
+                {
+                    "day_stops": _("%(day)s stops with fewer players than the day before (2 or more).")
+                    % {"day": label}
+                }
+            )
+        if day == 2 and late_until and after_level and late_until > after_level:
+            raise ValidationError(
+                {
+                    "late_until_level": _(
+                        "Late entries into day 2 must close by the end of level %(level)s, where it stops."
+                    )
+                    % {"level": after_level}
+                }
+            )
+        stops[day] = (after_level, at_players)
+        before = (after_level or before[0], at_players or before[1])
+    return stops
+
+
 @transaction.atomic
 def create_event(
     *,
@@ -93,6 +154,7 @@ def create_event(
     stop_at_players: int = 0,
     pays_day1_finishers: bool = False,
     days: int = 2,
+    day_stops: list[dict] | None = None,
     late_stack: int = 0,
     late_until_level: int = 0,
     seeding: str = Tournament.Seeding.FRESH,
@@ -130,6 +192,7 @@ def create_event(
         ) % {"level": stop_after_level}
     if late_until_level and late_until_level > play_levels:
         errors["late_until_level"] = _("The structure has %(levels)s levels.") % {"levels": play_levels}
+    stops = _day_stops(day_stops, days, play_levels, (stop_after_level, stop_at_players), late_until_level)
     if stack_rule not in Event.StackRule.values:
         errors["stack_rule"] = _("Choose best or all.")
     if payout_percentages:
@@ -184,7 +247,15 @@ def create_event(
             late_registration_until_level=late_until_level if day == 2 else 0,
             **common,
         )
-        Flight.objects.create(event=event, tournament=tournament, day=day, label=label)
+        after_level, at_players = stops.get(day, (0, 0))
+        Flight.objects.create(
+            event=event,
+            tournament=tournament,
+            day=day,
+            label=label,
+            stop_after_level=after_level,
+            stop_at_players=at_players,
+        )
     record_audit(
         actor,
         AuditAction.EVENT_CREATE,
@@ -232,7 +303,7 @@ def eliminate(entry: Entry, *, by: Entry, actor=None, now: datetime | None = Non
         raise StateError(_("Play has stopped for the day: bag the chips."), code="play_stopped")
     if flight is not None and not fs.is_last_day(flight):
         left = tournament.entries.filter(status=ACTIVE).count()
-        target = flight.event.stop_at_players
+        target = flight.stops[1]
         if target and left <= target and not registration_open(tournament, now):
             raise StateError(
                 _("Play stops at %(count)s players left: stop play and bag the chips.") % {"count": target},
