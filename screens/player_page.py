@@ -60,6 +60,7 @@ def player_data(tournament: Tournament) -> dict:
             "payouts": [p for p in field["payouts"] if p["amount"] > 0],
         },
         "announcement": data["announcement"],
+        "flight": data["flight"],
         "late_registration": data["late_registration"],
         "room": {
             "tables_left": data["room"]["tables_left"],

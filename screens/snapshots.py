@@ -24,6 +24,7 @@ from tables.services import halted_reason
 from tournaments import clock, selectors
 from tournaments.audit import AuditAction
 from tournaments.clock import ClockError
+from tournaments.flight_selectors import flight_snapshot
 from tournaments.models import AuditEntry, ChipRace, Entry, Tournament
 from tournaments.services import level_for_next_hand, payout_table, prize_pool
 
@@ -287,13 +288,63 @@ def room_payload(tournament: Tournament) -> dict:
     }
 
 
+# Survivors shown per flight on a clock screen (the chip leaders); the count is always given.
+FLIGHT_SURVIVORS_SHOWN = 10
+
+
+def flight_payload(tournament: Tournament) -> dict | None:
+    """A flight of a multi-day event (docs/festivals.md): its label, where its play stops, and the
+    event's totals with each flight's survivors (the ten biggest bags and how many); None otherwise."""
+    flight = flight_snapshot(tournament)
+    if flight is None:
+        return None
+    event = flight["event"]
+    return {
+        "label": flight["label"],
+        "day": flight["day"],
+        "last_day": flight["last_day"],
+        "stop": flight["stop"],
+        "event": {
+            "name": event["name"],
+            "entries": event["entries"],
+            "players_left": event["players_left"],
+            "average_stack": event["average_stack"],
+            "prize_pool": event["prize_pool"],
+            "places_paid": event["places_paid"],
+            "flights": [
+                {
+                    "label": row["label"],
+                    "day": row["day"],
+                    "entries": row["entries"],
+                    "players_left": row["players_left"],
+                    "closed": row["closed"],
+                    "survivors": len(row["survivors"]),
+                    "leaders": [
+                        {"player": bag["player"], "chips": bag["chips"]}
+                        for bag in row["survivors"][:FLIGHT_SURVIVORS_SHOWN]
+                    ],
+                }
+                for row in event["flights"]
+            ],
+        },
+        "payouts": event["payouts"],
+    }
+
+
 def clock_data(tournament: Tournament) -> dict:
     levels = selectors.levels_of(tournament)
+    flight = flight_payload(tournament)
+    field = field_payload(tournament)
+    if flight is not None:
+        # One prize pool and one payout table for the whole event, whichever flight this is.
+        field["prize_pool"] = flight["event"]["prize_pool"]
+        field["payouts"] = flight.pop("payouts")
     return {
         "tournament": tournament_public(tournament),
         "schedule": schedule_payload(levels),
         "clock": clock_payload(tournament, levels),
-        "field": field_payload(tournament),
+        "field": field,
+        "flight": flight,
         "announcement": announcement_text(tournament),
         "chip_race": chip_race_payload(tournament, levels),
         "late_registration": late_registration_payload(tournament, levels),

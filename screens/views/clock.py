@@ -21,6 +21,9 @@ def clock_labels() -> dict:
     """Everything the clock script writes on screen, translated."""
     return {
         "level": _("Level"),
+        # A flight of a multi-day event (docs/festivals.md): the event's totals across its flights.
+        "flight_label": _("%(flight)s · %(event)s"),
+        "flight_line": _("%(left)s left of %(entries)s entries across the event"),
         "break": _("Break"),
         "blinds": _("Blinds"),
         "ante": _("Ante"),

@@ -31,6 +31,7 @@ def player_labels() -> dict:
     return {
         **clock_labels(),
         "find_seat": _("Find my seat"),
+        "flight_survivors": _("%(players)s players"),
         "your_name": _("Your name"),
         "no_match": _("No player of that name"),
         "seat_at": _("Table %(table)s, seat %(seat)s"),

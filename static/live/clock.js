@@ -205,6 +205,15 @@
     this.set("[data-role=average]", L.fmtNumber(f.average_stack));
     this.set("[data-role=chips]", L.fmtNumber(f.chips_in_play));
     this.set("[data-role=pool]", f.prize_pool ? L.fmtNumber(f.prize_pool) : "–");
+    var flight = data.flight, flightBox = this.q("[data-role=flight-box]");
+    if (flightBox) {
+      // A flight of a multi-day event: the pool above is the event's; say where the event stands.
+      flightBox.hidden = !flight;
+      if (flight) {
+        this.set("[data-role=flight-label]", L.interp(T.flight_label, { flight: flight.label, event: flight.event.name }));
+        this.set("[data-role=flight]", L.interp(T.flight_line, { left: L.fmtNumber(flight.event.players_left), entries: L.fmtNumber(flight.event.entries) }));
+      }
+    }
     var payouts = this.q("[data-role=payouts]");
     if (payouts) { // the console's compact clock
       payouts.innerHTML = "";

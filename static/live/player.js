@@ -64,6 +64,17 @@
     this.set("[data-role=reentries]", L.fmtNumber(f.reentries));
     this.set("[data-role=average]", L.fmtNumber(f.average_stack));
     this.set("[data-role=pool]", f.prize_pool ? L.fmtNumber(f.prize_pool) : "–");
+    var flight = data.flight;
+    this.q("[data-role=flight-box]").hidden = !flight;
+    if (flight) {
+      // A flight of a multi-day event: the event's totals and every flight's survivors.
+      this.set("[data-role=flight-label]", L.interp(T.flight_label, { flight: flight.label, event: flight.event.name }));
+      this.set("[data-role=flight]", L.interp(T.flight_line, { left: L.fmtNumber(flight.event.players_left), entries: L.fmtNumber(flight.event.entries) }));
+      this.list("[data-role=flights]", flight.event.flights.map(function (row) {
+        return L.el("li", null, [L.el("span", { class: "who", text: row.label }),
+          L.el("span", { class: "amount", text: L.interp(T.flight_survivors, { players: L.fmtNumber(row.closed ? row.survivors : row.players_left) }) })]);
+      }));
+    }
     var ann = this.q("[data-role=announcement]");
     ann.textContent = data.announcement || ""; ann.hidden = !data.announcement;
     var payouts = f.payouts.map(function (p) {
