@@ -245,6 +245,10 @@ REQUEST_MAX_BODY_BYTES = 256 * 1024  # any request body: larger is 413
 API_MAX_JSON_BYTES = 64 * 1024  # an API JSON body: larger is 413
 API_MAX_JSON_DEPTH = 20  # nested arrays and objects in a JSON body or WebSocket message: deeper is 400
 WEBSOCKET_MAX_MESSAGE_BYTES = 4 * 1024  # a screen's message ({"type": "ping"}): larger closes (1009)
+# daphne's own limit on one WebSocket message and frame. autobahn applies it to what the server sends
+# too, so it is above the biggest snapshot (the director's at 1,250 tables is about a megabyte); what a
+# screen sends is refused above WEBSOCKET_MAX_MESSAGE_BYTES by the consumers (config.limits).
+WEBSOCKET_SERVER_MAX_BYTES = 8 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BODY_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_MAX_BODY_BYTES
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000

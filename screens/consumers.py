@@ -84,10 +84,16 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     def build_snapshot(self) -> dict:
         raise NotImplementedError
 
-    async def send_fresh(self):
-        """A snapshot built now, sent whatever its version (on connect and on the client's refresh)."""
+    def current_version(self) -> int | None:
+        """The stored version of what this socket shows (one small read), or None to always rebuild."""
+        return None
+
+    async def send_fresh(self, *, reuse: bool = False):
+        """A snapshot of the state as it stands, sent whatever its version (on connect and on the
+        client's refresh). ``reuse``: the last shared build will do if the stored version has not moved."""
         try:
-            found = await hub().fresh(self.snapshot_key, self)
+            version = await database_sync_to_async(self.current_version)() if reuse else None
+            found = await hub().fresh(self.snapshot_key, self, version)
         except ObjectDoesNotExist:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -137,8 +143,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "refresh":
-            # The client saw a gap (woke from sleep, missed messages): a fresh full snapshot.
-            await self.send_fresh()
+            # The client saw a gap (woke from sleep, missed messages): the state as it stands now.
+            await self.send_fresh(reuse=True)
         elif kind == "ping":
             await self.send_json({"type": "pong", "server_time": snapshots.server_time_ms()})
         else:
@@ -165,6 +171,9 @@ class ClockConsumer(LiveConsumer):
     def build_snapshot(self):
         return snapshots.clock_snapshot(self.tournament_id)
 
+    def current_version(self):
+        return snapshots.tournament_version(self.tournament_id)
+
 
 class DirectorConsumer(LiveConsumer):
     """The director console: staff only."""
@@ -183,6 +192,9 @@ class DirectorConsumer(LiveConsumer):
 
     def build_snapshot(self):
         return snapshots.director_snapshot(self.tournament_id)
+
+    def current_version(self):
+        return snapshots.tournament_version(self.tournament_id)
 
 
 class TableConsumer(LiveConsumer):
@@ -211,6 +223,9 @@ class TableConsumer(LiveConsumer):
 
     def build_snapshot(self):
         return snapshots.table_snapshot(self.table_id)
+
+    def current_version(self):
+        return snapshots.table_version(self.table_id)
 
     def build_tablets_snapshot(self):
         return snapshots.tablets_snapshot(self.tournament_id)

@@ -33,6 +33,7 @@ class _Key:
         self.waiters: list = []
         # Announcements already acted on: every socket of a group receives the same one.
         self.seen: dict[str, None] = {}
+        self.latest: tuple[dict, str] | None = None  # the last build, encoded
 
 
 class SnapshotHub:
@@ -70,12 +71,24 @@ class SnapshotHub:
         if entry.task is None or entry.task.done():
             entry.task = asyncio.ensure_future(self._run(key, entry))
 
-    async def fresh(self, key: Hashable, consumer) -> tuple[dict, str] | None:
+    async def fresh(self, key: Hashable, consumer, version: int | None = None) -> tuple[dict, str] | None:
         """A snapshot built after this call, for ``consumer`` to send itself (it just connected, or
-        asked for a refresh); the other subscribers get it as usual."""
+        asked for a refresh); the other subscribers get it as usual.
+
+        ``version``: the stored version now. When the last build is of that version and nothing is
+        being built, it is the state as it stands and is returned as it is: a tablet asks for a
+        refresh after every input, and the input's own announcement has built it already."""
         entry = self.keys.get(key)
         if entry is None:
             return None
+        idle = not entry.dirty and (entry.task is None or entry.task.done())
+        if (
+            version is not None
+            and idle
+            and entry.latest is not None
+            and entry.latest[0]["version"] >= version
+        ):
+            return entry.latest
         waiter = asyncio.get_running_loop().create_future()
         entry.waiters.append((consumer, waiter))
         self.changed(key)
@@ -96,6 +109,7 @@ class SnapshotHub:
                     await consumer.snapshot_failed(error)
                 continue
             text = json.dumps(snapshot, cls=DjangoJSONEncoder)
+            entry.latest = (snapshot, text)
             for _consumer, waiter in waiters:
                 if not waiter.done():
                     waiter.set_result((snapshot, text))

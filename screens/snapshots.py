@@ -374,10 +374,10 @@ def director_snapshot(tournament_id: int) -> dict:
 # --- a table (the dealer tablet) ------------------------------------------------------------------
 
 
-def current_level_payload(tournament: Tournament) -> dict | None:
+def current_level_payload(tournament: Tournament, levels: list | None = None) -> dict | None:
     """The level the next hand is dealt at (R8.2), as the tournaments services decide it."""
     try:
-        level = level_for_next_hand(tournament)
+        level = level_for_next_hand(tournament, levels=levels)
     except ClockError:  # a structure without levels of play: the tablet shows no level
         return None
     return _level_payload(level, level.order, None)
@@ -442,8 +442,11 @@ def table_data(table) -> dict:
         .select_related("entry__player", "from_table", "to_table")
     )
     hand = Hand.objects.filter(table=table).order_by("-number").first()
+    if hand is not None:
+        hand.table = table  # with its tournament already read: no lazy reads while the payload is built
+    levels = selectors.levels_of(tournament)  # read once for the level and the chip race
     return {
-        **tablets_data(tournament),
+        **tablets_data(tournament, levels),
         "table": {
             "id": table.pk,
             "number": table.number,
@@ -459,9 +462,14 @@ def table_data(table) -> dict:
         "moves": [_move_payload(move, table) for move in moves],
         "hand": hand_payload(hand),
         "wait": hand_for_hand_wait(table),
-        "chip_race": chip_race_payload(tournament, selectors.levels_of(tournament), table.number),
+        "chip_race": chip_race_payload(tournament, levels, table.number),
         "floor_called": FloorCall.objects.filter(table=table, answered_at__isnull=True).exists(),
     }
+
+
+def table_version(table_id: int) -> int:
+    """The version a table snapshot built now would carry (its table's and its tournament's)."""
+    return sum(Table.objects.values_list("version", "tournament__version").get(pk=table_id))
 
 
 def table_snapshot(table_id: int) -> dict:
@@ -478,10 +486,10 @@ def table_snapshot(table_id: int) -> dict:
     return envelope("table", table_version + tournament_version, data)
 
 
-def tablets_data(tournament: Tournament) -> dict:
+def tablets_data(tournament: Tournament, levels: list | None = None) -> dict:
     """What every tablet of a tournament shows of it: the same for all of them, built once per server
     and version for the 1,250 tablets of a big event (a level change costs one build, not 1,250)."""
-    return {"tournament": tournament_public(tournament), "level": current_level_payload(tournament)}
+    return {"tournament": tournament_public(tournament), "level": current_level_payload(tournament, levels)}
 
 
 def tablets_snapshot(tournament_id: int) -> dict:

@@ -3,7 +3,7 @@ console (they call services); the admin is for looking things up and fixing desc
 
 from django.contrib import admin
 
-from .models import AuditEntry, BlindStructure, Entry, Level, Player, Tournament
+from .models import AuditEntry, Bag, BlindStructure, Entry, Event, Flight, Level, Player, Tournament
 
 
 class LevelInline(admin.TabularInline):
@@ -129,3 +129,51 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Flights and bags change only through tournaments.services.flights (checked, audited)."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class FlightInline(admin.TabularInline):
+    model = Flight
+    extra = 0
+    fields = ["label", "day", "tournament", "play_stopped_at", "closed_at", "drawn_at"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ["name", "buy_in", "stack_rule", "stop_after_level", "stop_at_players", "created_at"]
+    search_fields = ["name"]
+    fields = ["name", "buy_in", "fee", "guarantee", "payout_percentages", "percent_paid", "payout_unit"]
+    inlines = [FlightInline]
+
+    def has_add_permission(self, request):
+        return False  # an event is created with its flights (the console or POST /api/events/)
+
+
+@admin.register(Flight)
+class FlightAdmin(ReadOnlyAdmin):
+    list_display = ["label", "event", "day", "tournament", "closed_at"]
+    list_filter = ["day"]
+
+
+@admin.register(Bag)
+class BagAdmin(ReadOnlyAdmin):
+    list_display = ["bag_number", "player", "chips", "flight", "table_number", "seat_number", "status"]
+    list_filter = ["status"]
+    search_fields = ["bag_number", "player__name"]

@@ -313,3 +313,125 @@ def clock_changed(tournament_id: int, *, every_table: bool = False) -> None:
     live.changed(live.tournament_tables_group(tournament_id), scope=live.TABLETS_TOURNAMENT)
     if every_table:
         live.changed(live.tournament_tables_group(tournament_id), scope=live.TABLETS_EVERY_TABLE)
+
+
+# ---------------------------------------------------------------- multi-day events (docs/festivals.md)
+
+
+class Event(models.Model):
+    """One event played over several days: starting flights (Day 1A, 1B ...), each a tournament of
+    its own, whose survivors bag their chips and play a later day together. One prize pool and one
+    payout table for the whole event, built from every flight's entries."""
+
+    class StackRule(models.TextChoices):
+        BEST = "best", _("Keep the best stack")
+        ALL = "all", _("Keep every stack (added together)")
+
+    name = models.CharField(_("name"), max_length=200)
+    buy_in = models.PositiveBigIntegerField(_("buy-in"), default=0)
+    fee = models.PositiveBigIntegerField(_("fee"), default=0)
+    guarantee = models.PositiveBigIntegerField(_("guarantee"), default=0)
+    payout_percentages = models.JSONField(_("payout percentages"), default=list, blank=True)
+    percent_paid = models.PositiveSmallIntegerField(
+        _("percent of the field paid"), default=15, validators=[MinValueValidator(1), MaxValueValidator(100)]
+    )
+    payout_unit = models.PositiveBigIntegerField(_("payout rounding unit"), default=0)
+    stack_rule = models.CharField(
+        _("survived more than one flight"), max_length=10, choices=StackRule.choices, default=StackRule.BEST
+    )
+    # A day other than the last stops at the end of this level (its number as players say it) ...
+    stop_after_level = models.PositiveIntegerField(_("play stops after level"), default=0)
+    # ... or when this many players are left in the flight (0: not used).
+    stop_at_players = models.PositiveIntegerField(_("play stops at players left"), default=0)
+    # Players busting before the last day have an event place only when this is set.
+    pays_day1_finishers = models.BooleanField(_("pays players out before the last day"), default=False)
+    # Late registration into a later day at this stack (0: only the survivors play it) ...
+    late_stack = models.PositiveBigIntegerField(_("late entry stack on a later day"), default=0)
+    # ... until the end of this level (its number in the structure, as players say it).
+    late_until_level = models.PositiveIntegerField(_("later-day registration until level"), default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("multi-day event")
+        verbose_name_plural = _("multi-day events")
+
+    def __str__(self):
+        return self.name
+
+
+class Flight(models.Model):
+    """A tournament's place in an event: a starting flight of day 1 ("Day 1A") or a later day."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="flights")
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="flight")
+    day = models.PositiveSmallIntegerField(_("day"), validators=[MinValueValidator(1)])
+    label = models.CharField(_("label"), max_length=40)
+    # When the floor stopped play, and the clock's period then (the later day resumes from it).
+    play_stopped_at = models.DateTimeField(_("play stopped at"), null=True, blank=True)
+    resume_level_index = models.PositiveIntegerField(_("next day resumes at period"), null=True, blank=True)
+    # Every survivor bagged: the flight is over.
+    closed_at = models.DateTimeField(_("closed at"), null=True, blank=True)
+    # A later day: drawn (survivors seated) at.
+    drawn_at = models.DateTimeField(_("drawn at"), null=True, blank=True)
+    # A later day that also bags (an event of three days or more) stops where it says: its own
+    # level and number of players (0: not used); the starting flights use the event's.
+    stop_after_level = models.PositiveIntegerField(_("play stops after level"), default=0)
+    stop_at_players = models.PositiveIntegerField(_("play stops at players left"), default=0)
+
+    class Meta:
+        ordering = ["event", "day", "label"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "label"], name="unique_flight_label"),
+            models.UniqueConstraint(
+                fields=["event", "day"], condition=models.Q(day__gt=1), name="one_tournament_per_later_day"
+            ),
+        ]
+        verbose_name = _("flight")
+        verbose_name_plural = _("flights")
+
+    def __str__(self):
+        return f"{self.event} · {self.label}"
+
+    @property
+    def stops(self) -> tuple[int, int]:
+        """Where this day's play stops: (after level, at players left); 0 means not used."""
+        if self.day == 1:
+            return self.event.stop_after_level, self.event.stop_at_players
+        return self.stop_after_level, self.stop_at_players
+
+
+class Bag(models.Model):
+    """A survivor's chips at the end of a flight, counted by the floor and sealed in a numbered bag."""
+
+    class Status(models.TextChoices):
+        BAGGED = "bagged", _("Bagged")
+        CARRIED = "carried", _("Carried to the next day")
+        SET_ASIDE = "set_aside", _("Set aside (a bigger stack from another flight counts)")
+
+    flight = models.ForeignKey(Flight, on_delete=models.CASCADE, related_name="bags")
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="bag")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="bags")
+    chips = models.PositiveBigIntegerField(_("chips"))
+    bag_number = models.CharField(_("bag number"), max_length=20)
+    table_number = models.PositiveIntegerField(_("table"))
+    seat_number = models.PositiveSmallIntegerField(_("seat"))
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.BAGGED)
+    carried_to = models.ForeignKey(
+        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="bags_carried_in"
+    )
+    bagged_at = models.DateTimeField(_("bagged at"), auto_now_add=True)
+    bagged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["flight", "table_number", "seat_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["flight", "bag_number"], name="unique_bag_number"),
+        ]
+        verbose_name = _("bag")
+        verbose_name_plural = _("bags")
+
+    def __str__(self):
+        return f"{self.bag_number}: {self.player} {self.chips}"

@@ -54,12 +54,15 @@ def clock_state(
     return clockmath.state(periods(levels), clock_of(tournament), now or timezone.now())
 
 
-def level_for_next_hand(tournament: Tournament, now: datetime | None = None) -> Level:
+def level_for_next_hand(
+    tournament: Tournament, now: datetime | None = None, levels: list[Level] | None = None
+) -> Level:
     """The level a hand dealt now is played at (R8.2): the clock's level, never a break.
 
     During a break (or when the clock sits on one) it is the first level after the break.
+    ``levels``: the structure's levels when the caller has read them already.
     """
-    levels = levels_of(tournament)
+    levels = levels_of(tournament) if levels is None else levels
     index = clock_state(tournament, now, levels).level_index
     return levels[clockmath.play_index_for_next_hand(periods(levels), index)]
 

@@ -13,6 +13,18 @@ ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 
 
+def compose_websocket_limits() -> list[str]:
+    """daphne's WebSocket limit options exactly as docker/compose.yaml runs the web servers."""
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "docker" / "compose.yaml").read_text())
+    command = compose["services"]["web"]["command"]
+    options = []
+    for name in ("--websocket-max-message-size", "--websocket-max-frame-size"):
+        options += [name, command[command.index(name) + 1]]
+    return options
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -88,6 +100,7 @@ class Processes:
             "127.0.0.1",
             "--port",
             str(port),
+            *compose_websocket_limits(),
             "config.asgi:application",
         )
 

@@ -4,6 +4,7 @@ import io
 import threading
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -31,8 +32,10 @@ def test_serve_prints_the_urls_and_runs_daphne_with_the_ticker(monkeypatch):
         assert url in text
     assert ran["endpoints"] == ["tcp:port=8123:interface=127.0.0.1"]
     assert ran["ticker"]
-    # daphne refuses WebSocket messages over the limit itself (tests/security/test_limits.py)
-    assert ran["options"] == {"websocket_max_message_size": 4096, "websocket_max_frame_size": 4096}
+    # daphne's limit is above the biggest snapshot it sends: autobahn applies it both ways
+    big = settings.WEBSOCKET_SERVER_MAX_BYTES
+    assert big >= 4 * 1024 * 1024
+    assert ran["options"] == {"websocket_max_message_size": big, "websocket_max_frame_size": big}
 
 
 def test_the_ticker_runs_every_beat_task_until_stopped(monkeypatch):

@@ -3,6 +3,7 @@ tablet hears only of what it shows (screens.snapshot_hub, config.live)."""
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db.models import F
 
 from screens import snapshots
 from screens.models import DeviceKind
@@ -97,3 +98,32 @@ async def test_a_level_change_is_one_build_for_every_tablet_and_hand_for_hand_re
     assert sorted(table_builds) == sorted(t.pk for t in tables)
     for ws, _first in sockets:
         await ws.disconnect()
+
+
+async def test_a_refresh_sends_the_last_build_while_the_version_stands_and_rebuilds_when_it_moved(
+    monkeypatch,
+):
+    """The tablet asks for a refresh after every input: the input's own announcement built the
+    snapshot already, so the refresh costs one version read; a change whose message was lost (the
+    version moved, nothing was built) is built for the refresh, so the tablet still converges."""
+    tournament, tables = await setup(players=12)
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, tables[0])
+    ws = await connect(f"/ws/tables/{tables[0].pk}/", cookie_header(device, token))
+    first = await ws.receive_json_from(timeout=2)
+    builds = []
+    real = snapshots.table_snapshot
+    monkeypatch.setattr(snapshots, "table_snapshot", lambda pk: builds.append(pk) or real(pk))
+    await ws.send_json_to({"type": "refresh"})
+    again = await ws.receive_json_from(timeout=2)
+    assert again["version"] == first["version"] and builds == []
+
+    def lost_change():  # the version moves but its message never arrives (a full channel drops it)
+        from tables.models import Table
+
+        Table.objects.filter(pk=tables[0].pk).update(version=F("version") + 1)
+
+    await database_sync_to_async(lost_change)()
+    await ws.send_json_to({"type": "refresh"})
+    newer = await ws.receive_json_from(timeout=2)
+    assert newer["version"] == first["version"] + 1 and builds == [tables[0].pk]
+    await ws.disconnect()

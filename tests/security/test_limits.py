@@ -329,12 +329,14 @@ async def test_an_unknown_websocket_route_or_huge_id_is_closed_as_not_found(path
     await _closed_with(ws, 4004)
 
 
-def test_daphne_refuses_big_websocket_messages_in_production():
-    """compose's daphne gets the same message and frame limit as ``manage.py serve``."""
+def test_daphne_has_the_same_websocket_limits_in_production():
+    """compose's daphne gets the same message and frame limit as ``manage.py serve``: above the
+    biggest snapshot it sends (autobahn checks both ways); a screen's own messages are refused by the
+    consumers far below it (the tests above)."""
     import yaml
 
     compose = yaml.safe_load((settings.BASE_DIR / "docker" / "compose.yaml").read_text())
     command = compose["services"]["web"]["command"]
-    limit = str(settings.WEBSOCKET_MAX_MESSAGE_BYTES)
+    limit = str(settings.WEBSOCKET_SERVER_MAX_BYTES)
     assert command[command.index("--websocket-max-message-size") + 1] == limit
     assert command[command.index("--websocket-max-frame-size") + 1] == limit

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from .. import clock as clockmath
 from ..audit import AuditAction, record_audit
 from ..errors import RuleError, StateError
+from ..flight_selectors import day_stop_index
 from ..models import Tournament, clock_changed
 from ..selectors import clock_of, periods_of
 from .common import Status, locked
@@ -240,6 +241,23 @@ def hand_for_hand_round_finished(tournament, *, now=None, actor=None, round_star
     return tournament
 
 
+def _stop_for_the_day(
+    tournament, periods, old: clockmath.Clock, new: clockmath.Clock, now
+) -> clockmath.Clock:
+    """A flight whose play stops after a level (docs/festivals.md): when its clock passes the end of
+    that level it waits, paused, at the start of the next period with its full time, for the floor
+    to stop play and bag; the next day resumes there."""
+    stop = day_stop_index(tournament, periods)
+    if stop is None or old.level_index > stop or new.level_index <= stop:
+        return new
+    return clockmath.Clock(
+        level_index=stop + 1,
+        level_started_at=now,
+        paused_at=now,
+        remaining_when_paused=float(periods[stop + 1].seconds),
+    )
+
+
 def advance_clock(tournament: Tournament, now: datetime | None = None) -> bool:
     """Write levels that elapsed into the stored clock, by compare-and-set on ``clock_version``.
 
@@ -252,6 +270,8 @@ def advance_clock(tournament: Tournament, now: datetime | None = None) -> bool:
     periods = periods_of(tournament)
     old = clock_of(tournament)
     new = clockmath.advance(periods, old, now)
+    if new.level_index != old.level_index:
+        new = _stop_for_the_day(tournament, periods, old, new, now)
     is_break = clockmath.state(periods, new, now).is_break
     status = Status.ON_BREAK if is_break else Status.RUNNING
     if new == old and status == tournament.status:
@@ -260,6 +280,8 @@ def advance_clock(tournament: Tournament, now: datetime | None = None) -> bool:
         updated = Tournament.objects.filter(pk=tournament.pk, clock_version=tournament.clock_version).update(
             level_index=new.level_index,
             level_started_at=new.level_started_at,
+            paused_at=new.paused_at,
+            remaining_when_paused=new.remaining_when_paused,
             status=status,
             clock_version=F("clock_version") + 1,
         )

@@ -18,6 +18,7 @@ from tables.models import Seat, Table
 from .. import clock as clockmath
 from ..audit import AuditAction, record_audit
 from ..errors import RuleError, StateError
+from ..flight_selectors import check_registration
 from ..models import Entry, Player, Tournament, clock_changed, tournament_changed
 from ..selectors import clock_of, periods_of, registration_open
 from .common import MAX_CHIPS, Status, locked
@@ -60,6 +61,7 @@ def register(tournament: Tournament, player: Player, *, actor=None, now=None) ->
     tournament = locked(tournament)
     if not registration_open(tournament, now):
         raise StateError(_("Registration is closed."), code="registration_closed")
+    check_registration(tournament, player)  # a multi-day event's own limits (docs/festivals.md)
     entries = list(tournament.entries.filter(player=player).order_by("number"))
     if any(e.status == Entry.Status.ACTIVE for e in entries):
         raise StateError(

@@ -93,9 +93,10 @@ class Command(BaseCommand):
                 application=application(),
                 endpoints=build_endpoint_description_strings(host=host, port=port),
                 signal_handlers=True,
-                # A screen's messages are tiny: daphne refuses bigger ones itself (close 1009).
-                websocket_max_message_size=settings.WEBSOCKET_MAX_MESSAGE_BYTES,
-                websocket_max_frame_size=settings.WEBSOCKET_MAX_MESSAGE_BYTES,
+                # Both ways (autobahn checks what it sends too): above the biggest snapshot. A
+                # screen's own messages are refused far below this by the consumers (close 1009).
+                websocket_max_message_size=settings.WEBSOCKET_SERVER_MAX_BYTES,
+                websocket_max_frame_size=settings.WEBSOCKET_SERVER_MAX_BYTES,
             ).run()
         finally:
             stop.set()

@@ -12,76 +12,21 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from tournaments import simulator
+from tournaments import simulation, simulator
 from tournaments.models import BlindStructure, Tournament
 
-FIT_RUNS = 300  # runs for each trial of --fit-hours
+FIT_RUNS = simulation.FIT_RUNS  # runs for each trial of --fit-hours
 
 
 def level_specs(structure: BlindStructure) -> tuple[simulator.LevelSpec, ...]:
-    return tuple(
-        simulator.LevelSpec(
-            minutes=level.duration_minutes,
-            small_blind=level.small_blind,
-            big_blind=level.big_blind,
-            ante=level.ante,
-            ante_kind=level.ante_kind,
-            small_bet=level.small_bet,
-            big_bet=level.big_bet,
-            is_break=level.is_break,
-        )
-        for level in structure.levels.order_by("order")
-    )
+    return simulation.structure_levels(structure)
 
 
 def config_of(tournament: Tournament, entries: int, reentries: int) -> simulator.SimulationConfig:
-    return simulator.SimulationConfig(
-        game=tournament.game,
-        betting=tournament.betting,
-        levels=level_specs(tournament.structure),
-        starting_stack=tournament.starting_stack,
-        entries=entries,
-        seats_per_table=tournament.seats_per_table,
-        reentries=reentries,
-        late_registration_until_level=tournament.late_registration_until_level,
-        places_paid=len(tournament.payout_percentages) or None,
-        percent_paid=tournament.percent_paid,
-    )
+    return simulation.config_of(tournament, entries, reentries)
 
 
-def error_message(exc: simulator.SimulationError) -> str:
-    params = exc.params
-    number = params.get("index", 0) + 1 if isinstance(params.get("index"), int) else ""
-    messages = {
-        "no_levels": _("The structure has no levels of play."),
-        "ends_with_break": _("The structure ends with a break: add a level after it."),
-        "bad_minutes": _("Period %(number)s of the structure must last 1 to 600 minutes.")
-        % {"number": number},
-        "bad_blinds": _("Period %(number)s of the structure has blinds that cannot be played.")
-        % {"number": number},
-        "bad_ante": _(
-            "Period %(number)s of the structure has an ante without a kind, or a kind without an ante."
-        )
-        % {"number": number},
-        "bad_fixed_limit": _(
-            "Period %(number)s: in fixed limit the big blind is the small bet and the big bet twice it (R3.3)."
-        )
-        % {"number": number},
-        "late_registration_beyond_structure": _(
-            "Late registration until level %(level)s never closes: the structure has %(levels)s levels."
-        )
-        % {"level": params.get("level"), "levels": params.get("levels")},
-        "reentries_without_late_registration": _(
-            "Re-entries need late registration: this tournament closes registration at the start."
-        ),
-        "bad_entries": _("Give from 2 to 100,000 expected entries."),
-        "bad_reentries": _("Give from 0 to 100,000 expected re-entries."),
-        "bad_runs": _("Give from 1 to 100,000 runs."),
-        "bad_seed": _("The seed is a whole number, 0 or more."),
-        "bad_hours": _("The schedule is more than 0 and at most 72 hours."),
-        "does_not_finish": _("The event never finishes: the blinds never get high enough. Add levels."),
-    }
-    return messages.get(exc.code) or _("The simulation cannot run: %(reason)s") % {"reason": exc.message}
+error_message = simulation.error_message
 
 
 def duration(seconds: float) -> str:
