@@ -366,31 +366,38 @@ def clock_snapshot(tournament_id: int) -> dict:
 # --- the director console -------------------------------------------------------------------------
 
 
+CONSOLE_TABLES_WITH_SEATS = 30
+
+
 def tables_summary(tournament: Tournament) -> list[dict]:
-    # Two reads for the whole room, not one per table: the console stays quick at 1,250 tables.
+    # Two reads for the whole room, not one per table: the console stays quick at 1,250 tables. Seat
+    # names only for a room's worth of tables (the console shows one line a table past that).
+    tables = list(Table.objects.filter(tournament=tournament).order_by("number"))
+    seated_at = Seat.objects.filter(table__tournament=tournament, entry__isnull=False)
     seats_of: dict[int, list[dict]] = {}
-    seated: dict[int, int] = {}
-    for table_id, number, entry_id, name in (
-        Seat.objects.filter(table__tournament=tournament)
-        .order_by("table_id", "number")
-        .values_list("table_id", "number", "entry_id", "entry__player__name")
-    ):
-        seats_of.setdefault(table_id, []).append({"number": number, "name": name if entry_id else ""})
-        seated[table_id] = seated.get(table_id, 0) + (entry_id is not None)
-    rows = []
-    for table in Table.objects.filter(tournament=tournament).order_by("number"):
-        seats = seats_of.get(table.pk, [])
-        rows.append(
-            {
-                "id": table.pk,
-                "number": table.number,
-                "status": table.status,
-                "hand_in_progress": table.hand_in_progress,
-                "players": seated.get(table.pk, 0),
-                "seats": seats,
-            }
-        )
-    return rows
+    if len(tables) <= CONSOLE_TABLES_WITH_SEATS:
+        for table_id, number, entry_id, name in (
+            Seat.objects.filter(table__tournament=tournament)
+            .order_by("table_id", "number")
+            .values_list("table_id", "number", "entry_id", "entry__player__name")
+        ):
+            seats_of.setdefault(table_id, []).append({"number": number, "name": name if entry_id else ""})
+    seated = dict(seated_at.values("table_id").annotate(n=Count("id")).values_list("table_id", "n"))
+    return [
+        {
+            "id": table.pk,
+            "number": table.number,
+            "status": table.status,
+            "hand_in_progress": table.hand_in_progress,
+            "players": seated.get(table.pk, 0),
+            "seats": seats_of.get(table.pk, []),
+        }
+        for table in tables
+    ]
+
+
+# The director's snapshot lists this many devices (1,350 at a big event), then counts the rest.
+CONSOLE_DEVICES_LISTED = 100
 
 
 def devices_summary(tournament: Tournament) -> list[dict]:
@@ -403,7 +410,9 @@ def devices_summary(tournament: Tournament) -> list[dict]:
             "active": d.is_active,
             "last_seen_at": _ms(d.last_seen_at),
         }
-        for d in Device.objects.filter(tournament=tournament).order_by("-revoked_at", "kind", "id")
+        for d in Device.objects.filter(tournament=tournament).order_by("-revoked_at", "kind", "id")[
+            :CONSOLE_DEVICES_LISTED
+        ]
     ]
 
 
@@ -413,6 +422,7 @@ def director_snapshot(tournament_id: int) -> dict:
     data = clock_data(tournament)
     data["tables"] = tables_summary(tournament)
     data["devices"] = devices_summary(tournament)
+    data["devices_total"] = Device.objects.filter(tournament=tournament).count()
     data["floor_calls"] = [
         {"id": c.pk, "table": c.table.number, "called_at": _ms(c.called_at)}
         for c in FloorCall.objects.filter(tournament=tournament, answered_at__isnull=True).select_related(

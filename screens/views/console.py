@@ -81,6 +81,7 @@ def _payouts(tournament: Tournament) -> tuple[list[dict], list[dict]]:
 
 CONSOLE_ENTRIES = 60
 CONSOLE_FULL_TABLES = 30
+CONSOLE_DEVICES = 40
 
 
 @staff_member_required
@@ -107,11 +108,17 @@ def console(request, tournament_id: int):
         Hand.objects.filter(table__tournament=tournament).select_related("table").order_by("-started_at")[:30]
     )
     payouts, icm_rows = _payouts(tournament)
+    # 1,350 screens at a big event: the first few (clocks first), or those whose label is searched.
     devices = (
         Device.objects.filter(tournament=tournament)
         .select_related("table")
         .order_by("revoked_at", "kind", "id")
     )
+    device_query = request.GET.get("device", "")[:100]
+    if device_query:
+        devices = devices.filter(label__icontains=device_query)
+    device_count = Device.objects.filter(tournament=tournament).count()
+    devices = list(devices[:CONSOLE_DEVICES])
     audit = AuditEntry.objects.filter(tournament=tournament).select_related("actor")[:50]
     clock_state = services.clock_state(tournament)
     phase = console_controls.phase_of(tournament, clock_state)
@@ -143,6 +150,8 @@ def console(request, tournament_id: int):
             "hand_for_hand_tables": console_controls.hand_for_hand_tables(tournament),
             "color_up": console_break.color_up_offered(tournament, levels, clock_state),
             "entry_count": entry_count,
+            "device_count": device_count,
+            "device_query": device_query,
             "entry_query": query,
             "compact_tables": table_count > CONSOLE_FULL_TABLES,
             **console_seating.seating_context(request, tournament),

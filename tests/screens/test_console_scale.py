@@ -8,6 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from screens import snapshots
 from screens.views.console import CONSOLE_ENTRIES, CONSOLE_FULL_TABLES
 from screens.views.console_desk import DESK_PAGE
 from tests.screens.live import live_tournament
@@ -35,6 +36,10 @@ def test_the_console_costs_the_same_at_any_number_of_tables_and_shows_a_bounded_
     assert 'class="tbl"' not in html
     total = bigger.entries.count()
     assert f"{CONSOLE_ENTRIES} of {total} entries shown" in html
+
+    # The director socket's snapshot: one line a table too, the players counted, no seat names.
+    tables = snapshots.director_snapshot(bigger.pk)["data"]["tables"]
+    assert all(t["seats"] == [] for t in tables) and sum(t["players"] for t in tables) == total
 
     wanted = bigger.entries.select_related("player").order_by("-pk").first().player.name
     found = client.get(f"/console/{bigger.pk}/", {"q": wanted.upper()}).content.decode()
