@@ -17,10 +17,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournaments import clock as clockmath
-from tournaments import services
+from tournaments import services, simulation, simulator
 from tournaments.errors import TournamentError
 from tournaments.models import AnteKind, Betting, BlindStructure, Game, Level, Tournament
 
+from .flights import duration_text
 from .staff import staff_member_required
 
 NOT_STARTED = (Tournament.Status.PLANNED, Tournament.Status.REGISTERING)
@@ -295,6 +296,29 @@ def structure_rows(tournament: Tournament) -> list[dict]:
     return rows
 
 
+# The structure editor's forecast: runs of the simulator (docs/simulator.md), and the field it assumes
+# before anyone has registered.
+FORECAST_RUNS = 300
+FORECAST_ENTRIES = 100
+
+
+def structure_forecast(tournament: Tournament) -> dict | None:
+    """How long the event will run as the structure stands, from the simulator (R-free: a forecast),
+    with the field registered so far (or FORECAST_ENTRIES); None when the simulator cannot say."""
+    entries, reentries = simulation.expected_field(tournament)
+    entries = entries if entries >= 2 else FORECAST_ENTRIES
+    try:
+        report = simulation.simulate(
+            simulation.config_of(tournament, entries, reentries), runs=FORECAST_RUNS, seed=0
+        )
+    except (simulator.SimulationError, ValidationError):
+        return None
+    spread = {
+        k: {q: duration_text(v) for q, v in report[k].items()} for k in ("length", "bubble", "final_table")
+    }
+    return {"entries": entries, "runs": FORECAST_RUNS, **spread}
+
+
 def _structure_page(request, tournament, *, errors=None, status=200):
     rows = structure_rows(tournament)
     total = sum(r["level"].duration_minutes for r in rows)
@@ -311,6 +335,7 @@ def _structure_page(request, tournament, *, errors=None, status=200):
             "breaks": sum(1 for r in rows if r["level"].is_break),
             "errors": errors or {},
             "editable": tournament.status in NOT_STARTED,
+            "forecast": structure_forecast(tournament),
         },
         status=status,
     )

@@ -314,7 +314,8 @@ def flight_bags(request, tournament_id: int):
 # ---------------------------------------------------------------- the simulator's preview
 
 
-def _duration(seconds) -> str:
+def duration_text(seconds) -> str:
+    """A simulated time as the floor reads it: \"5 h 40\"."""
     if seconds is None:
         return "–"
     minutes = round(seconds / 60)
@@ -350,7 +351,7 @@ def simulation_preview(request, tournament_id: int):
     rows = []
     if report:
         for level in report["levels"]:
-            rows.append({**level, "starts": _duration(level["starts_at"])})
+            rows.append({**level, "starts": duration_text(level["starts_at"])})
     return render(
         request,
         "console/flights/simulation.html",
@@ -360,17 +361,17 @@ def simulation_preview(request, tournament_id: int):
             "error": error,
             "report": report,
             "rows": rows,
-            "length": report and {k: _duration(v) for k, v in report["length"].items()},
-            "bubble": report and {k: _duration(v) for k, v in report["bubble"].items()},
-            "final_table": report and {k: _duration(v) for k, v in report["final_table"].items()},
-            "late_close": report and _duration(report["late_registration_closes_at"]),
+            "length": report and {k: duration_text(v) for k, v in report["length"].items()},
+            "bubble": report and {k: duration_text(v) for k, v in report["bubble"].items()},
+            "final_table": report and {k: duration_text(v) for k, v in report["final_table"].items()},
+            "late_close": report and duration_text(report["late_registration_closes_at"]),
             "fit_length": report
             and report["fit"]
-            and _duration(report["fit"]["length_with_those_levels"]["median"]),
+            and duration_text(report["fit"]["length_with_those_levels"]["median"]),
             "templates": report
             and report["fit"]
             and [
-                {"name": t["name"], "length": _duration(t["median_length"])}
+                {"name": t["name"], "length": duration_text(t["median_length"])}
                 for t in report["fit"]["templates"]
             ],
         },
