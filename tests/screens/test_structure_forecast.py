@@ -27,7 +27,7 @@ def test_the_structure_editor_forecasts_the_event_and_follows_the_levels(client,
     client.force_login(staff)
     tournament = live_tournament(players=30, start=False, level_minutes=20)
     text = forecast(client, tournament)
-    assert "Forecast for 30 entries" in text and "the money at" in text and "the final table at" in text
+    assert "Forecast for 30 entries" in text and "the money after" in text and "the final table after" in text
     assert "/simulation/" in text  # the full forecast and the fit to a schedule
     before = hours(text)
     Level.objects.filter(structure=tournament.structure).update(duration_minutes=40)
