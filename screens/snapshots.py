@@ -457,6 +457,9 @@ def hand_payload(hand) -> dict | None:
         "deal_mode": hand.deal_mode,
         "seq": hand.state_seq,
         "seed_commitment": hand.seed_commitment,
+        # Who was dealt in at each seat: a tablet shows a seat's hand data only while the same player
+        # sits there (after a move between hands the seat is someone else's).
+        "entries": {seat: data["entry"] for seat, data in (hand.seats or {}).items()},
         "state": view,
         # Hand-for-hand: the all-in's run-out waits for the floor's release (R8.6, TDA RP-8F).
         "hold": dealing_services.runout_hold(hand, view=view),

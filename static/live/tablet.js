@@ -140,18 +140,24 @@
       level.small_bet + "/" + level.big_bet : level.small_blind + "/" + level.big_blind) + (level.ante ? " · " + T.ante + " " + level.ante : "") : "";
     this.q("[data-role=hand-label]").textContent = hand ? T.hand + " #" + hand.number : "";
     this.q("[data-role=commitment]").textContent = hand && hand.seed_commitment ? T.commitment + " " + hand.seed_commitment : "";
-    this.renderSeats(data, live ? state : (hand ? state : null));
+    // The seats are the table as it is now: the hand's data is shown on a seat only while that hand
+    // runs and only for the player dealt in there; a finished hand's result stays in its own box.
+    this.renderSeats(data, live ? state : null, live ? hand.entries : null);
     this.renderBoard(state, live);
     this.renderNotices(data);
     this.renderActions(data, live ? state : null);
     this.renderResult(hand && !live ? state : null);
   };
 
-  Tablet.prototype.renderSeats = function (data, state) {
+  Tablet.prototype.renderSeats = function (data, state, entries) {
     var felt = this.q("[data-role=felt]"), T = this.T;
     felt.querySelectorAll(".seat").forEach(function (n) { n.remove(); });
-    var count = data.table.seats || data.seats.length, players = {};
-    (state ? state.players : []).forEach(function (p) { players[p.seat] = p; });
+    var count = data.table.seats || data.seats.length, players = {}, sitting = {};
+    data.seats.forEach(function (seat) { sitting[seat.number] = seat.entry_id; });
+    (state ? state.players : []).forEach(function (p) {
+      // A player moved away mid-hand is not shown on the seat of the player who sits there now.
+      if (!entries || String(entries[p.seat]) === String(sitting[p.seat])) players[p.seat] = p;
+    });
     var button = state ? state.button_seat : data.table.button_seat;
     var sb = state ? state.small_blind_seat : null, bb = state ? state.big_blind_seat : data.table.big_blind_seat;
     var toAct = state && state.phase === "action" ? state.to_act : null;

@@ -138,6 +138,7 @@ def main(db_path: str, port: int) -> None:
     all_in_t = live_tournament(players=3, name="Feature table", game="courchevel_hilo", betting="no_limit")
     held_t = live_tournament(players=2, name="Hand-for-hand all-in", game="courchevel", betting="no_limit")
     set_hand_for_hand(held_t, True)
+    moved = moved_seat_scenario()
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
         json.dumps(
@@ -149,6 +150,7 @@ def main(db_path: str, port: int) -> None:
                 "all_in_table": all_in_t.tables.get().pk,
                 "held_tournament": held_t.pk,
                 "held_table": held_t.tables.get().pk,
+                **moved,
                 "username": "director",
                 "password": "browser-director-pw",
             }
@@ -156,6 +158,45 @@ def main(db_path: str, port: int) -> None:
         flush=True,
     )
     serve(port)
+
+
+def moved_seat_scenario() -> dict:
+    """A table whose last hand went to a showdown, after which the player who showed at one seat was
+    moved away and another player sat down there (tests/screens/test_browser_moves.py)."""
+    from django.contrib.auth import get_user_model
+
+    from dealing import services as dealing
+    from tables import services as tables_services
+    from tables.models import Seat
+    from tests.screens.live import live_tournament
+
+    director = get_user_model().objects.get(username="director")
+    tournament = live_tournament(players=10, name="Moved seats", game="courchevel", betting="pot_limit")
+    first, second = tournament.tables.order_by("number")
+    hand = dealing.start_next_hand(first, actor=director)
+    while True:
+        hand.refresh_from_db()
+        if hand.status != "running":
+            break
+        view = dealing.snapshot(hand)["full"]
+        options = view["options"]
+        body = {"type": "action", "seat": view["to_act"], "action": "call" if options["call"] else "check"}
+        dealing.apply_input(hand, body, expected_seq=dealing.last_seq(hand), actor=director)
+    shown = [p for p in dealing.public_view(hand)["players"] if p.get("cards")]
+    seat_number = shown[0]["seat"]
+    leaving = Seat.objects.get(table=first, number=seat_number).entry
+    free = second.seat_set.filter(entry__isnull=True).order_by("number").first()
+    tables_services.move_entry(leaving, second, free.number, reason="balancing by hand", actor=director)
+    arriving = second.seat_set.filter(entry__isnull=False).exclude(entry=leaving).order_by("number").first()
+    arriving_entry = arriving.entry
+    tables_services.move_entry(arriving_entry, first, seat_number, reason="balancing by hand", actor=director)
+    arriving_entry.refresh_from_db()
+    return {
+        "moved_table": first.pk,
+        "moved_seat": seat_number,
+        "moved_in": arriving_entry.player.name,
+        "moved_in_chips": arriving_entry.chips,
+    }
 
 
 def warm_up(*tournaments) -> None:

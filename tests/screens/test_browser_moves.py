@@ -1,0 +1,34 @@
+"""The dealer tablet after a seat move between hands (issue 15, item 1): a seat shows only the player
+sitting there now (name and stack), never the cards, all-in tag or stack of the player who sat there in
+the last hand; that hand's result stays shown apart from the seats until the next hand (R8.3).
+
+Same server and browser as tests/screens/test_browser.py (its fixtures are shared).
+"""
+
+import re
+
+import pytest
+
+from tests.screens.test_browser import browser, console, server  # noqa: F401  (shared fixtures)
+
+pytestmark = pytest.mark.browser
+
+
+def test_a_seat_shows_only_its_new_player_after_a_move_between_hands(server, console):  # noqa: F811
+    from playwright.sync_api import expect
+
+    base, data = server
+    tablet = console.context.new_page()
+    tablet.set_viewport_size({"width": 1024, "height": 768})
+    tablet.goto(f"{base}/tablet/{data['moved_table']}/")
+    expect(tablet.locator("#tablet")).to_have_attribute("data-version", re.compile(r"\d+"))
+    seat = tablet.locator(f".seat[data-seat='{data['moved_seat']}']")
+    expect(seat.locator(".name")).to_contain_text(data["moved_in"])
+    expect(seat.locator(".stack")).to_have_text(re.compile(r"^[\d,.\s  ]+$"))  # a stack, no "All-in"
+    shown = seat.locator(".stack").text_content()
+    assert int(re.sub(r"\D", "", shown)) == data["moved_in_chips"], shown
+    expect(seat.locator(".shown .card-face")).to_have_count(0)  # not the cards the last player showed
+    expect(tablet.locator(".seat .shown .card-face")).to_have_count(0)  # no seat wears the last hand
+    # The last hand's result is still there, apart from the seats, until the next hand starts.
+    expect(tablet.locator("[data-role=result]")).not_to_be_empty()
+    tablet.close()
