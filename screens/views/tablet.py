@@ -43,6 +43,7 @@ def tablet_labels() -> dict:
         "side_pot": _("Side pot"),
         "main_pot": _("Main pot"),
         "fold": _("Fold"),
+        "fold_confirm": _("Check is free: tap again to fold"),
         "check": _("Check"),
         "call": _("Call"),
         "bet": _("Bet"),

@@ -80,7 +80,7 @@
     var oldHand = this.data && this.data.hand, newHand = data.hand;
     var changed = !oldHand || !newHand || oldHand.id !== newHand.id || oldHand.seq !== newHand.seq;
     this.data = data;
-    if (changed) { this.amount = null; this.amountOpen = false; this.picked = []; }
+    if (changed) { this.amount = null; this.amountOpen = false; this.amountTyped = false; this.picked = []; this.foldAsked = false; }
     this.root.setAttribute("data-version", String(this.socket.version));
     this.render();
   };
@@ -318,7 +318,16 @@
       if (amount !== undefined) body.amount = amount;
       self.input(label, body);
     };
-    if (o.actions.indexOf("fold") >= 0) button(T.fold, "fold", function () { act(T.fold, "fold"); }, { "data-action": "fold" });
+    if (o.actions.indexOf("fold") >= 0) {
+      // Folding when checking is free is almost always a mis-tap: the first tap asks, the second folds.
+      var checkFree = o.actions.indexOf("check") >= 0;
+      var asked = checkFree && this.foldAsked;
+      button(asked ? T.fold_confirm : T.fold, "fold", function () {
+        if (checkFree && !self.foldAsked) { self.foldAsked = true; self.render(); return; }
+        self.foldAsked = false;
+        act(T.fold, "fold");
+      }, { "data-action": "fold", "data-asked": asked ? "true" : "false" });
+    }
     if (o.actions.indexOf("check") >= 0) button(T.check, "check", function () { act(T.check, "check"); }, { "data-action": "check" });
     if (o.actions.indexOf("call") >= 0) {
       var callText = T.call + " " + L.fmtNumber(o.call) + (o.call_all_in ? " · " + T.all_in_label : "");
@@ -326,16 +335,21 @@
     }
     if (o.raise_kind && o.min_to !== null && o.max_to !== null) {
       var verb = o.raise_kind === "bet" ? T.bet : T.raise_to;
+      var allInTo = o.player_bet + o.stack;
+      var allInNote = function (amount) { return amount === allInTo ? " · " + T.all_in_label : ""; };
       if (o.min_to === o.max_to) {
-        var fixedText = verb + " " + L.fmtNumber(o.min_to);
+        var fixedText = verb + " " + L.fmtNumber(o.min_to) + allInNote(o.min_to);
         button(fixedText, "raise", function () { act(fixedText, o.raise_kind, o.min_to); }, { "data-action": o.raise_kind, "data-amount": o.min_to });
       } else {
         button(verb + " " + L.fmtNumber(o.min_to) + "–" + L.fmtNumber(o.max_to), "raise", function () {
           self.amountOpen = !self.amountOpen;
-          if (self.amount === null) self.amount = o.min_to;
+          // Opened again: the preset shows, and the first digit typed replaces it (never appends).
+          self.amount = o.min_to;
+          self.amountTyped = false;
           self.render();
         }, { "data-action": "open-amount" });
-        var topText = (data.tournament.betting === "pot_limit" ? T.pot_bet : T.all_in) + " " + L.fmtNumber(o.max_to);
+        var potLimit = data.tournament.betting === "pot_limit";
+        var topText = (potLimit ? T.pot_bet : T.all_in) + " " + L.fmtNumber(o.max_to) + (potLimit ? allInNote(o.max_to) : "");
         button(topText, "raise", function () { act(topText, o.raise_kind, o.max_to); }, { "data-action": "max", "data-amount": o.max_to });
         if (this.amountOpen) this.renderAmount(o, verb, act);
       }
@@ -369,7 +383,7 @@
         self.render();
       } }));
     });
-    var confirmText = verb + " " + L.fmtNumber(value);
+    var confirmText = verb + " " + L.fmtNumber(value) + (value === allIn ? " · " + T.all_in_label : "");
     var confirm = el("button", { class: "big", "data-action": "confirm-amount", text: legal ? confirmText : L.fmtNumber(o.min_to) + "–" + L.fmtNumber(o.max_to), onclick: function () {
       if (legal) act(confirmText, o.raise_kind, value);
     } });

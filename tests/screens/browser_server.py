@@ -139,6 +139,8 @@ def main(db_path: str, port: int) -> None:
     held_t = live_tournament(players=2, name="Hand-for-hand all-in", game="courchevel", betting="no_limit")
     set_hand_for_hand(held_t, True)
     moved = moved_seat_scenario()
+    # The dealer's mis-taps (tests/screens/test_browser_taps.py): a no-limit table of three.
+    taps_t = live_tournament(players=3, name="Taps", game="courchevel", betting="no_limit")
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
         json.dumps(
@@ -151,6 +153,7 @@ def main(db_path: str, port: int) -> None:
                 "held_tournament": held_t.pk,
                 "held_table": held_t.tables.get().pk,
                 **moved,
+                "taps_table": taps_t.tables.get().pk,
                 "username": "director",
                 "password": "browser-director-pw",
             }
