@@ -553,7 +553,13 @@ def table_snapshot(table_id: int) -> dict:
 def tablets_data(tournament: Tournament, levels: list | None = None) -> dict:
     """What every tablet of a tournament shows of it: the same for all of them, built once per server
     and version for the 1,250 tablets of a big event (a level change costs one build, not 1,250)."""
-    return {"tournament": tournament_public(tournament), "level": current_level_payload(tournament, levels)}
+    levels = selectors.levels_of(tournament) if levels is None else levels
+    return {
+        "tournament": tournament_public(tournament),
+        "level": current_level_payload(tournament, levels),
+        # The table's own clock (issue 15 item 5): time left and breaks, counted down by the tablet.
+        "clock": clock_payload(tournament, levels),
+    }
 
 
 def tablets_snapshot(tournament_id: int) -> dict:

@@ -41,6 +41,7 @@
       status: function (state) { self.status(state); },
       parts: { tablets: function (data, msg) { self.updateTournament(data, msg.version); } },
     });
+    setInterval(function () { if (self.data) self.tick(); }, 1000);
     this.q("[data-role=call-floor]").addEventListener("click", function () {
       self.send(self.T.call_floor, "/tablet/" + self.tableId + "/floor/", {});
     });
@@ -60,10 +61,11 @@
 
   Tablet.prototype.updateTournament = function (part, version) {
     if (this.tournamentPart && version <= this.tournamentPart.version) return;
-    this.tournamentPart = { version: version, tournament: part.tournament, level: part.level };
+    this.tournamentPart = { version: version, tournament: part.tournament, level: part.level, clock: part.clock };
     if (!this.data) return;
     this.data.tournament = part.tournament;
     this.data.level = part.level;
+    this.data.clock = part.clock;
     this.root.setAttribute("data-tournament-version", String(version));
     this.render();
   };
@@ -73,8 +75,9 @@
     if (part && typeof embedded === "number" && embedded < part.version) {
       data.tournament = part.tournament;
       data.level = part.level;
+      data.clock = part.clock;
     } else if (typeof embedded === "number") {
-      this.tournamentPart = { version: embedded, tournament: data.tournament, level: data.level };
+      this.tournamentPart = { version: embedded, tournament: data.tournament, level: data.level, clock: data.clock };
       this.root.setAttribute("data-tournament-version", String(embedded));
     }
     var oldHand = this.data && this.data.hand, newHand = data.hand;
@@ -135,9 +138,15 @@
     if (!data) return;
     var T = this.T, hand = data.hand, state = hand ? hand.state : null;
     var live = hand && hand.status === "running";
-    var level = data.level;
-    this.q("[data-role=level]").textContent = level ? (data.tournament.betting === "fixed_limit" && level.small_bet ?
-      level.small_bet + "/" + level.big_bet : level.small_blind + "/" + level.big_blind) + (level.ante ? " · " + T.ante + " " + level.ante : "") : "";
+    var level = data.level, onBreak = data.tournament.status === "on_break";
+    // The level as the clock shows it (the BB ante called so); on a break, "Break" before the level
+    // that follows it (the next hand is dealt at that one, R8.2).
+    var stakes = level ? (data.tournament.betting === "fixed_limit" && level.small_bet ?
+      L.fmtNumber(level.small_bet) + "/" + L.fmtNumber(level.big_bet) : L.fmtNumber(level.small_blind) + "/" + L.fmtNumber(level.big_blind)) +
+      (level.ante ? " · " + (level.ante_kind === "big_blind" ? T.bb_ante : T.ante) + " " + L.fmtNumber(level.ante) : "") : "";
+    this.q("[data-role=level]").textContent = (onBreak ? T.on_break + " → " : "") + stakes;
+    this.root.setAttribute("data-on-break", onBreak ? "true" : "false");
+    this.tick();
     this.q("[data-role=hand-label]").textContent = hand ? T.hand + " #" + hand.number : "";
     this.q("[data-role=commitment]").textContent = hand && hand.seed_commitment ? T.commitment + " " + hand.seed_commitment : "";
     // The seats are the table as it is now: the hand's data is shown on a seat only while that hand
@@ -147,6 +156,21 @@
     this.renderNotices(data);
     this.renderActions(data, live ? state : null);
     this.renderResult(hand && !live ? state : null);
+  };
+
+  /* The time left in the level (or the break), counted down from "level ends at" each second. */
+  Tablet.prototype.secondsLeft = function () {
+    var clock = this.data && this.data.clock;
+    if (!clock) return null;
+    if (clock.running && clock.level_ends_at) return Math.max(0, (clock.level_ends_at - this.socket.now()) / 1000);
+    return typeof clock.remaining === "number" ? clock.remaining : null;
+  };
+
+  Tablet.prototype.tick = function () {
+    var left = this.secondsLeft(), node = this.q("[data-role=time-left]");
+    node.textContent = left === null ? "" : L.interp(this.T.time_left, { time: L.fmtClock(left) });
+    var lastHand = left !== null && left <= 90 && this.data.clock.running && this.data.tournament.status === "running";
+    if (lastHand !== this.lastHandShown) { this.lastHandShown = lastHand; this.renderNotices(this.data); }
   };
 
   Tablet.prototype.renderSeats = function (data, state, entries) {
@@ -226,6 +250,8 @@
     var T = this.T, self = this, box = this.q("[data-role=notices]");
     box.innerHTML = "";
     if (data.wait) box.appendChild(el("div", { class: "notice wait", "data-role": "wait", text: data.wait }));
+    if (data.tournament.status === "on_break") box.appendChild(el("div", { class: "notice wait", "data-role": "break", text: T.break_no_deal }));
+    else if (this.lastHandShown) box.appendChild(el("div", { class: "notice", "data-role": "last-hand", text: T.last_hand }));
     if (data.table.halted_reason) box.appendChild(el("div", { class: "notice", text: T.halted + ": " + data.table.halted_reason }));
     data.moves.forEach(function (move) {
       var text = move.outgoing
@@ -264,7 +290,7 @@
       return b;
     }
     if (!state) {
-      var blocked = data.wait || !!data.table.halted_reason;
+      var blocked = data.wait || !!data.table.halted_reason || data.tournament.status === "on_break";
       if (!this.dealMode) this.dealMode = (data.hand && data.hand.deal_mode) || "seeded";
       var mode = el("select", { class: "wide", "data-role": "deal-mode", "aria-label": T.deal_mode }, [
         el("option", { value: "seeded", text: T.seeded }), el("option", { value: "entered", text: T.entered })]);

@@ -141,6 +141,11 @@ def main(db_path: str, port: int) -> None:
     moved = moved_seat_scenario()
     # The dealer's mis-taps (tests/screens/test_browser_taps.py): a no-limit table of three.
     taps_t = live_tournament(players=3, name="Taps", game="courchevel", betting="no_limit")
+    # A table on the break before a big-blind-ante level (tests/screens/test_browser_taps.py).
+    from tournaments.services import jump_to_level
+
+    break_t = live_tournament(players=3, name="On a break", game="courchevel", betting="no_limit")
+    jump_to_level(break_t, 2)
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
         json.dumps(
@@ -154,6 +159,7 @@ def main(db_path: str, port: int) -> None:
                 "held_table": held_t.tables.get().pk,
                 **moved,
                 "taps_table": taps_t.tables.get().pk,
+                "break_table": break_t.tables.get().pk,
                 "username": "director",
                 "password": "browser-director-pw",
             }

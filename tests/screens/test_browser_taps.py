@@ -55,3 +55,22 @@ def test_fold_asks_when_check_is_free_and_the_keypad_replaces_the_preset(server,
     expect(tablet.locator("[data-action=confirm-amount]")).to_contain_text("All-in")
     expect(tablet.locator("[data-action=max]")).to_contain_text("All-in")
     tablet.close()
+
+
+def test_the_tablet_shows_the_break_and_deals_nothing_until_play_resumes(server, console):  # noqa: F811
+    """Issue 15 item 5: the table's clock. On a break the header says so, with the level that follows
+    as the clock shows it (its big-blind ante called so) and the time left; Deal is off (R8.7)."""
+    from playwright.sync_api import expect
+
+    base, data = server
+    tablet = console.context.new_page()
+    tablet.set_viewport_size({"width": 1024, "height": 768})
+    tablet.goto(f"{base}/tablet/{data['break_table']}/")
+    expect(tablet.locator("#tablet")).to_have_attribute("data-on-break", "true")
+    expect(tablet.locator("[data-role=level]")).to_have_text("Break → 25/50 · BB ante 50")
+    expect(tablet.locator("[data-role=time-left]")).to_have_text(re.compile(r"^\d+:\d\d left$"))
+    first = tablet.locator("[data-role=time-left]").text_content()
+    expect(tablet.locator("[data-role=time-left]")).not_to_have_text(first, timeout=3000)  # it counts down
+    expect(tablet.locator("[data-role=break]")).to_contain_text("R8.7")
+    expect(tablet.locator("[data-action=start]")).to_be_disabled()
+    tablet.close()
