@@ -499,12 +499,19 @@ def table_data(table) -> dict:
         }
         for seat in table.seat_set.select_related("entry__player").order_by("number")
     ]
-    # Pending moves wait for the hand to end; done moves wait for the dealer's acknowledgement.
-    moves = (
-        Move.objects.filter(Q(from_table=table) | Q(to_table=table))
-        .filter(status__in=[Move.Status.PENDING, Move.Status.DONE])
+    # Moves out wait for the hand to end, then for the dealer's "Done" (the player has left); moves in
+    # are listed only while they wait (once made, the player sits in the seat map). A redraw that left
+    # a player where they sat is no move at all.
+    moves = [
+        move
+        for move in Move.objects.filter(
+            Q(from_table=table, status__in=[Move.Status.PENDING, Move.Status.DONE])
+            | Q(to_table=table, status=Move.Status.PENDING)
+        )
         .select_related("entry__player", "from_table", "to_table")
-    )
+        .order_by("id")
+        if not (move.from_table_id == move.to_table_id and move.from_seat == move.to_seat)
+    ]
     hand = Hand.objects.filter(table=table).order_by("-number").first()
     if hand is not None:
         hand.table = table  # with its tournament already read: no lazy reads while the payload is built

@@ -64,6 +64,7 @@ def tablet_labels() -> dict:
         "race_won": _("wins a chip"),
         "race_saved": _("keeps one chip (never raced out)"),
         "acknowledge": _("Done"),
+        "after_hand": _("after this hand"),
         "halted": _("Dealing stopped"),
         "call_floor": _("Call the floor"),
         "floor_called": _("The floor has been called"),

@@ -253,17 +253,21 @@
     if (data.tournament.status === "on_break") box.appendChild(el("div", { class: "notice wait", "data-role": "break", text: T.break_no_deal }));
     else if (this.lastHandShown) box.appendChild(el("div", { class: "notice", "data-role": "last-hand", text: T.last_hand }));
     if (data.table.halted_reason) box.appendChild(el("div", { class: "notice", text: T.halted + ": " + data.table.halted_reason }));
-    data.moves.forEach(function (move) {
-      var text = move.outgoing
-        ? L.interp(T.move_to, { name: move.name, table: move.to_table, seat: move.to_seat })
-        : L.interp(T.move_in, { name: move.name, table: move.from_table || "–", seat: move.to_seat });
-      box.appendChild(el("div", { class: "notice", "data-role": "move" }, [
-        el("div", { text: T.move + ": " + text + " (" + move.status_label + ")" }),
-        move.status === "done" ? el("button", { class: "big", text: T.acknowledge, onclick: function () {
-          self.send(T.acknowledge, "/tablet/" + self.tableId + "/moves/" + move.id + "/acknowledge/", {});
-        } }) : null,
-      ]));
-    });
+    // One compact list of the seat moves, a line each (it scrolls, never covering the actions).
+    if (data.moves.length) {
+      box.appendChild(el("ul", { class: "moves", "data-role": "moves", "aria-label": T.move }, data.moves.map(function (move) {
+        var text = move.outgoing
+          ? L.interp(T.move_to, { name: move.name, table: move.to_table, seat: move.to_seat })
+          : L.interp(T.move_in, { name: move.name, table: move.from_table || "–", seat: move.to_seat });
+        return el("li", { "data-role": "move", "data-status": move.status }, [
+          el("span", { class: "what", text: text }),
+          move.status === "pending" ? el("span", { class: "pill warn", text: T.after_hand }) : null,
+          move.status === "done" ? el("button", { "data-action": "move-done", text: T.acknowledge, onclick: function () {
+            self.send(T.acknowledge, "/tablet/" + self.tableId + "/moves/" + move.id + "/acknowledge/", {});
+          } }) : null,
+        ]);
+      })));
+    }
     if (data.chip_race && data.chip_race.players && data.chip_race.players.length) box.appendChild(chipRace(data.chip_race, T));
     if (data.floor_called) box.appendChild(el("div", { class: "notice", text: T.floor_called }));
     this.q("[data-role=call-floor]").disabled = !!data.floor_called;

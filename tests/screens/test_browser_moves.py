@@ -31,4 +31,13 @@ def test_a_seat_shows_only_its_new_player_after_a_move_between_hands(server, con
     expect(tablet.locator(".seat .shown .card-face")).to_have_count(0)  # no seat wears the last hand
     # The last hand's result is still there, apart from the seats, until the next hand starts.
     expect(tablet.locator("[data-role=result]")).not_to_be_empty()
+    # Item 8: one compact line per move. The player who left waits for the dealer's Done; the one who
+    # arrived is seated (the seat map shows them), so no "arrives" line stays.
+    moves = tablet.locator("[data-role=moves] [data-role=move]")
+    expect(moves).to_have_count(1)
+    expect(moves.first).not_to_contain_text("arrives")
+    expect(moves.first).not_to_contain_text("(Done)")
+    expect(tablet.locator("[data-action=move-done]")).to_have_count(1)
+    tablet.click("[data-action=move-done]")
+    expect(tablet.locator("[data-role=moves]")).to_have_count(0)
     tablet.close()

@@ -266,7 +266,9 @@ async def test_tablet_follows_its_hand_action_by_action_with_growing_versions():
     await ws.disconnect()
 
 
-async def test_a_seat_move_shows_on_both_tablets_until_the_dealer_acknowledges_it():
+async def test_a_seat_move_waits_for_done_on_the_tablet_it_leaves_and_the_arrival_is_seated():
+    """Issue 15 item 8: the tablet of the table the player leaves lists the move until its dealer taps
+    Done; the tablet of the table they join shows them in the seat map at once, with no notice left."""
     from tables import services as tables_services
     from tables.models import Move
 
@@ -278,20 +280,27 @@ async def test_a_seat_move_shows_on_both_tablets_until_the_dealer_acknowledges_i
         empty = second.seat_set.filter(entry__isnull=True).order_by("number").first()
         return tables_services.move_entry(seat.entry, second, empty.number, reason="balance by hand")
 
-    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, second)
-    ws = await connect(f"/ws/tables/{second.pk}/", cookie_header(device, token))
-    await ws.receive_json_from(timeout=2)
+    sockets = []
+    for table in (first, second):
+        device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
+        ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
+        await ws.receive_json_from(timeout=2)
+        sockets.append(ws)
+    leaving, joining = sockets
     move = await database_sync_to_async(move_one)()
-    snap = await ws.receive_json_from(timeout=2)
-    moves = snap["data"]["moves"]
-    assert [(m["id"], m["status"], m["outgoing"], m["to_table"]) for m in moves] == [
-        (move.pk, "done", False, 2)
+    snap = await leaving.receive_json_from(timeout=2)
+    assert [(m["id"], m["status"], m["outgoing"], m["to_table"]) for m in snap["data"]["moves"]] == [
+        (move.pk, "done", True, 2)
     ]
+    arrived = await joining.receive_json_from(timeout=2)
+    assert arrived["data"]["moves"] == []
+    assert any(s["entry_id"] == move.entry_id for s in arrived["data"]["seats"])
     await database_sync_to_async(tables_services.acknowledge_move)(move)
-    cleared = await ws.receive_json_from(timeout=2)
+    cleared = await leaving.receive_json_from(timeout=2)
     assert cleared["data"]["moves"] == []
     assert (await database_sync_to_async(Move.objects.get)(pk=move.pk)).status == "acknowledged"
-    await ws.disconnect()
+    for ws in sockets:
+        await ws.disconnect()
 
 
 async def test_a_burst_of_changes_is_sent_as_one_snapshot_of_the_latest_version():
