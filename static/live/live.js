@@ -23,9 +23,29 @@
     document.addEventListener("visibilitychange", function () {
       if (!document.hidden) self.refresh();
     });
-    window.addEventListener("online", function () { self.reconnectNow(); });
-    this.heartbeat = setInterval(function () { self.beat(); }, 15000);
+    window.addEventListener("online", function () {
+      if (self.ws && self.ws.readyState === 1) { self.status("online"); self.refresh(); }
+      else self.reconnectNow();
+    });
+    // The device lost its network (Wi-Fi off, cable out): say so at once, before any timeout.
+    window.addEventListener("offline", function () { self.status("offline"); });
+    // A screen that must notice a dead server quickly (the dealer's tablet) pings more often and
+    // calls the connection lost when no answer comes within ``handlers.answerMs``.
+    this.pingMs = this.handlers.pingMs || 15000;
+    this.heartbeat = setInterval(function () { self.beat(); }, this.pingMs);
+    if (this.handlers.answerMs) {
+      this.watch = setInterval(function () { self.checkAnswer(); }, 500);
+    }
   }
+
+  LiveSocket.prototype.checkAnswer = function () {
+    if (this.stopped || !this.pingSentAt) return;
+    if (Date.now() - this.pingSentAt > this.handlers.answerMs && this.lastMessageAt < this.pingSentAt) {
+      this.pingSentAt = 0;
+      this.status("offline");
+      if (this.ws) { try { this.ws.close(); } catch (e) { /* ignore */ } }
+    }
+  };
 
   LiveSocket.prototype.url = function () {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -103,6 +123,7 @@
       return;
     }
     this.send({ type: "ping" });
+    if (this.ws.readyState === 1) this.pingSentAt = Date.now();
   };
 
   LiveSocket.prototype.scheduleReconnect = function () {
@@ -124,6 +145,7 @@
     this.stopped = true;
     clearTimeout(this.timer);
     clearInterval(this.heartbeat);
+    clearInterval(this.watch);
     if (this.ws) { try { this.ws.close(); } catch (e) { /* ignore */ } }
     this.ws = null;
     this.status(reason);

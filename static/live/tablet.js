@@ -40,6 +40,9 @@
       snapshot: function (data) { self.update(data); },
       status: function (state) { self.status(state); },
       parts: { tablets: function (data, msg) { self.updateTournament(data, msg.version); } },
+      // A lost server is said within 3 s: a ping every 2 s, unanswered after 1 s (issue 15 item 7).
+      pingMs: 2000,
+      answerMs: 1000,
     });
     setInterval(function () { if (self.data) self.tick(); }, 1000);
     this.q("[data-role=call-floor]").addEventListener("click", function () {
@@ -52,6 +55,17 @@
   Tablet.prototype.status = function (state) {
     var T = this.T, overlay = this.q("[data-role=overlay]");
     this.q("[data-role=connection]").textContent = state === "offline" ? T.offline : "";
+    var wasOffline = this.offline;
+    this.offline = state === "offline";
+    this.root.setAttribute("data-offline", this.offline ? "true" : "false");
+    this.renderOffline();
+    if (wasOffline && state === "online" && this.queued) {
+      // Back: the input tapped while offline goes now, with its own client_action_id and the
+      // expected_seq it was made for (the server refuses it, 409, if the hand moved on meanwhile).
+      var queued = this.queued;
+      this.queued = null;
+      this.send(queued.label, queued.url, queued.body);
+    }
     if (state === "revoked" || state === "unauthorized") {
       overlay.textContent = state === "revoked" ? T.revoked : T.unauthorized;
       overlay.hidden = false;
@@ -89,9 +103,25 @@
   };
 
   /* ---- requests ---- */
+  Tablet.prototype.renderOffline = function () {
+    var T = this.T, banner = this.q("[data-role=offline-banner]");
+    banner.hidden = !this.offline;
+    banner.textContent = !this.offline ? "" : this.queued
+      ? L.interp(T.offline_queued, { input: this.queued.label })
+      : T.offline_banner;
+  };
+
   Tablet.prototype.send = function (label, url, body) {
     var self = this, T = this.T;
     if (this.busy) return;
+    if (this.offline) {
+      // One input may wait for the server: the next one depends on what the server makes of it.
+      if (this.queued) return;
+      this.queued = { label: label, url: url, body: body };
+      this.renderOffline();
+      this.render();
+      return;
+    }
     this.busy = true;
     this.failed = null;
     this.render();
@@ -286,7 +316,7 @@
     var T = this.T, self = this, box = this.q("[data-role=actions]"), toAct = this.q("[data-role=to-act]");
     var amountBox = this.q("[data-role=amount-box]"), pickerBox = this.q("[data-role=picker-box]");
     box.innerHTML = ""; toAct.textContent = ""; amountBox.hidden = true; pickerBox.hidden = true;
-    var busy = this.busy;
+    var busy = this.busy || !!this.queued;  // an input waits for the server: nothing else until it is answered
     function button(text, cls, onclick, attrs) {
       var b = el("button", Object.assign({ class: cls, text: text, onclick: onclick }, attrs || {}));
       b.disabled = busy;

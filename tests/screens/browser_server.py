@@ -145,6 +145,7 @@ def main(db_path: str, port: int) -> None:
     from tournaments.services import jump_to_level
 
     break_t = live_tournament(players=3, name="On a break", game="courchevel", betting="no_limit")
+    offline_t = live_tournament(players=3, name="Wi-Fi drops", game="courchevel", betting="no_limit")
     jump_to_level(break_t, 2)
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
@@ -160,6 +161,7 @@ def main(db_path: str, port: int) -> None:
                 **moved,
                 "taps_table": taps_t.tables.get().pk,
                 "break_table": break_t.tables.get().pk,
+                "offline_table": offline_t.tables.get().pk,
                 "username": "director",
                 "password": "browser-director-pw",
             }

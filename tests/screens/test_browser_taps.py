@@ -74,3 +74,31 @@ def test_the_tablet_shows_the_break_and_deals_nothing_until_play_resumes(server,
     expect(tablet.locator("[data-role=break]")).to_contain_text("R8.7")
     expect(tablet.locator("[data-action=start]")).to_be_disabled()
     tablet.close()
+
+
+def test_a_network_drop_is_shown_at_once_and_the_input_made_meanwhile_is_sent_once_on_return(
+    server,  # noqa: F811
+    console,  # noqa: F811
+):
+    """Issue 15 item 7: the Wi-Fi drops. The tablet says so within 3 s; the dealer's next tap waits
+    with its client_action_id and expected_seq and nothing else can be tapped; when the network is
+    back it is sent, once, and the hand moves on."""
+    from playwright.sync_api import expect
+
+    base, data = server
+    tablet = open_tablet(console, base, data["offline_table"])
+    to_act = tablet.locator("[data-role=to-act]").text_content()
+    tablet.context.set_offline(True)
+    banner = tablet.locator("[data-role=offline-banner]")
+    expect(banner).to_be_visible(timeout=3000)
+    expect(banner).to_contain_text("No connection")
+    call_text = tablet.locator("[data-action=call]").text_content()
+    tablet.click("[data-action=call]")
+    expect(banner).to_contain_text(call_text)
+    expect(tablet.locator("[data-action=fold]")).to_be_disabled()  # one input waits, no more
+    tablet.context.set_offline(False)
+    expect(banner).to_be_hidden(timeout=10_000)
+    expect(tablet.locator("[data-role=to-act]")).not_to_have_text(to_act, timeout=10_000)
+    # Sent once: the next seat to act is the one after the caller, and the caller's call is in.
+    expect(tablet.locator("[data-action=fold]")).to_be_enabled()
+    tablet.close()
