@@ -42,8 +42,12 @@ def tablet_labels() -> dict:
         "pot": _("Pot"),
         "side_pot": _("Side pot"),
         "main_pot": _("Main pot"),
-        "offline_banner": _("No connection to the server. Tap an input and it is sent as soon as the connection is back."),
-        "offline_queued": _("No connection to the server: %(input)s waits and is sent as soon as the connection is back."),
+        "offline_banner": _(
+            "No connection to the server. Tap an input and it is sent as soon as the connection is back."
+        ),
+        "offline_queued": _(
+            "No connection to the server: %(input)s waits and is sent as soon as the connection is back."
+        ),
         "fold": _("Fold"),
         "fold_confirm": _("Check is free: tap again to fold"),
         "check": _("Check"),

@@ -15,7 +15,7 @@ the connection pool (``DATABASE_POOL``, on by default with PostgreSQL) as in doc
 loopback); ``--dev-settings`` keeps the development defaults.
 
 Every socket is opened as the page would (the device cookie, an allowed Origin) and behaves as
-``static/live/live.js`` and ``tablet.js`` do: a ping every 15 s, and after each accepted input a
+``static/live/live.js`` and ``tablet.js`` do: a ping every 15 s (a tablet's every 2 s), and after each accepted input a
 ``{"type": "refresh"}`` (``--no-refresh`` to leave that out). Each table is a dealer: one input
 after another, the next one read from the legal options in the table's latest snapshot (deal when
 no hand runs; fold with probability ``--fold`` when there is a bet, else check or call), so the next
@@ -69,7 +69,8 @@ from tests.bench.load_http import (  # noqa: E402
 from tests.integration.processes import Processes, free_port  # noqa: E402
 
 LOST_AFTER = 10.0  # seconds: an input whose snapshot has not arrived by then is lost
-PING_EVERY = 15.0  # live.js
+PING_EVERY = 15.0  # live.js: clock screens
+TABLET_PING_EVERY = 2.0  # tablet.js: a lost server is shown within 3 s
 LEVEL_TIMEOUT = 60.0
 FINAL_CODES = {4001, 4003, 4004, 4010}  # live.js does not reconnect after these
 MAX_RECONNECTS = 20
@@ -373,10 +374,10 @@ class Driver:
                 self.phase.closes += 1
             self.reconnect_later(screen)
 
-    async def pinger(self) -> None:
-        """live.js: every socket pings every 15 s (spread evenly here)."""
-        screens = self.screens
-        gap = PING_EVERY / max(1, len(screens))
+    async def pinger(self, kinds: tuple, every: float) -> None:
+        """live.js: clock screens ping every 15 s, tablets every 2 s (spread evenly here)."""
+        screens = [screen for screen in self.screens if screen.kind in kinds]
+        gap = every / max(1, len(screens))
         while not self.closing:
             for screen in screens:
                 if self.closing:
@@ -914,7 +915,8 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
     for screen in driver.tablets:
         if screen.first_at is not None:
             driver.idle.append(screen)
-    driver.spawn(driver.pinger())
+    driver.spawn(driver.pinger(("clock",), PING_EVERY))
+    driver.spawn(driver.pinger(("tablet",), TABLET_PING_EVERY))
     driver.spawn(driver.sweeper())
 
     # The director console's page (staff session), idle.
