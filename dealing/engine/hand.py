@@ -327,6 +327,12 @@ class Hand:
             [(p.seat, p.put_in, not p.folded and not p.mucked) for p in self.players], self._dead
         )
 
+    def collected_pots(self) -> list[Pot]:
+        """The pots in the middle before this round's bets are pulled in (R6.1)."""
+        return build_pots(
+            [(p.seat, p.put_in - p.bet, not p.folded and not p.mucked) for p in self.players], self._dead
+        )
+
     def result(self) -> dict | None:
         """The finished hand's pots, winners, amounts, hand names and final stacks (None before)."""
         return self._result
@@ -369,6 +375,9 @@ class Hand:
             "players": players,
             "pot_total": self._middle,
             "pots": [p.to_dict() for p in self.pots()] if not self.done else [],
+            # As a dealer builds them (R6.1): the pots collected from the rounds before, apart from the
+            # bets in front of the players (an uncalled bet goes back when the round ends).
+            "collected_pots": [p.to_dict() for p in self.collected_pots()] if not self.done else [],
             "current_bet": self._round.current if self._round and self.phase == ACTION else 0,
             "to_act": self.to_act,
             "options": options.to_dict() if options else None,

@@ -247,7 +247,10 @@
       board.appendChild(cardFace(state.board[i], i === 0 && preflop && state.board[0] ? "exposed" : ""));
     }
     if (preflop && state.board[0] && live) street.textContent = T.exposed;
-    var potList = state.pots || [];
+    // During a betting round: the pots collected from the rounds before, with the bets still in front
+    // of the players (on the seats) apart; once the round is over, the pots as they are (R6.1).
+    var betting = state.phase === "action" && state.players.some(function (p) { return p.bet > 0; });
+    var potList = (betting ? state.collected_pots : state.pots) || [];
     var allIn = state.players.some(function (p) { return p.all_in && !p.folded; });
     if (allIn && potList.length > 1) {
       // R6.1: with unequal all-ins, each pot is shown with what it holds.
@@ -256,7 +259,7 @@
       });
     } else if (potList.length) {
       var total = potList.reduce(function (sum, pot) { return sum + pot.amount; }, 0);
-      pots.appendChild(el("span", { class: "pot", "data-role": "pot", text: T.pot + " " + L.fmtNumber(total) }));
+      if (total) pots.appendChild(el("span", { class: "pot", "data-role": "pot", text: T.pot + " " + L.fmtNumber(total) }));
     }
   };
 
