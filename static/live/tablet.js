@@ -182,6 +182,7 @@
     // The seats are the table as it is now: the hand's data is shown on a seat only while that hand
     // runs and only for the player dealt in there; a finished hand's result stays in its own box.
     this.renderSeats(data, live ? state : null, live ? hand.entries : null);
+    this.markWinners(data, hand && !live ? state : null, hand && hand.entries);
     this.renderBoard(state, live);
     this.renderNotices(data);
     this.renderActions(data, live ? state : null);
@@ -201,6 +202,19 @@
     node.textContent = left === null ? "" : L.interp(this.T.time_left, { time: L.fmtClock(left) });
     var lastHand = left !== null && left <= 90 && this.data.clock.running && this.data.tournament.status === "running";
     if (lastHand !== this.lastHandShown) { this.lastHandShown = lastHand; this.renderNotices(this.data); }
+  };
+
+  /* A finished hand's winners, highlighted on their seats while they still sit there. */
+  Tablet.prototype.markWinners = function (data, state, entries) {
+    var result = state && state.result, felt = this.q("[data-role=felt]");
+    if (!result || !entries) return;
+    var won = {};
+    result.pots.forEach(function (pot) { pot.awards.forEach(function (a) { won[a.seat] = true; }); });
+    data.seats.forEach(function (seat) {
+      if (!won[seat.number] || String(entries[seat.number]) !== String(seat.entry_id)) return;
+      var node = felt.querySelector('.seat[data-seat="' + seat.number + '"]');
+      if (node) node.classList.add("winner");
+    });
   };
 
   Tablet.prototype.renderSeats = function (data, state, entries) {
@@ -505,12 +519,14 @@
       var lines = pot.awards.map(function (a) {
         if (a.share === "low") anyLow = true;
         var share = a.share === "high" ? T.high : a.share === "low" ? T.low : T.pot;
-        return el("div", { "data-role": "award", "data-share": a.share, "data-seat": a.seat },
+        return el("div", { class: "award", "data-role": "award", "data-share": a.share, "data-seat": a.seat },
           [share + ": " + T.seat + " " + a.seat + (a.player ? " · " + a.player : "") + " " + T.wins + " " + L.fmtNumber(a.amount) + (a.hand ? " (" + a.hand + ")" : "")]);
       });
       box.appendChild(el("div", null, [el("strong", { text: (i === 0 ? T.main_pot : T.side_pot + " " + i) + " " + L.fmtNumber(pot.amount) })].concat(lines)));
     });
-    if (state.game === "courchevel_hilo" && !anyLow) box.appendChild(el("div", { class: "muted", text: T.no_low }));
+    // "No qualifying low" only after a showdown: a pot won when everyone folded has no low to speak of.
+    var showdown = result.pots.some(function (pot) { return pot.awards.some(function (a) { return !!a.hand; }); });
+    if (state.game === "courchevel_hilo" && showdown && !anyLow) box.appendChild(el("div", { class: "muted", text: T.no_low }));
   };
 
   document.addEventListener("DOMContentLoaded", function () {

@@ -102,3 +102,22 @@ def test_a_network_drop_is_shown_at_once_and_the_input_made_meanwhile_is_sent_on
     # Sent once: the next seat to act is the one after the caller, and the caller's call is in.
     expect(tablet.locator("[data-action=fold]")).to_be_enabled()
     tablet.close()
+
+
+def test_a_pot_won_when_everyone_folds_names_its_winner_and_no_low(server, console):  # noqa: F811
+    """Issue 15 item 10: the winner is highlighted on the seat, and a Hi/Lo pot nobody contested says
+    nothing about a low (there was no showdown, R6.4)."""
+    from playwright.sync_api import expect
+
+    base, data = server
+    tablet = open_tablet(console, base, data["folds_table"])
+    tap(tablet, "[data-action=fold]")
+    tap(tablet, "[data-action=fold]")
+    result = tablet.locator("[data-role=result]")
+    expect(result).to_be_visible()
+    expect(result.locator("[data-role=award]")).to_have_count(1)
+    expect(result).not_to_contain_text("No qualifying low")
+    winner = result.locator("[data-role=award]").get_attribute("data-seat")
+    expect(tablet.locator(".seat.winner")).to_have_count(1)
+    expect(tablet.locator(f".seat.winner[data-seat='{winner}']")).to_have_count(1)
+    tablet.close()
