@@ -43,6 +43,7 @@ urlpatterns = [
         AcknowledgeMoveView.as_view(),
         name="tablet-acknowledge-move",
     ),
+    path("help/dealer/", console_help.dealer_guide, name="dealer-guide"),
     path("pair/", pairing.pair, name="pair"),
     path("pair/<str:code>/", pairing.pair, name="pair-code"),
     path("screen/<str:token>/", pairing.demo_screen, name="demo-screen"),

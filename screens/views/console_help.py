@@ -20,6 +20,7 @@ from .staff import staff_member_required
 
 DOCS = Path(settings.BASE_DIR) / "docs"
 GUIDE = DOCS / "directors-guide.md"
+DEALER_GUIDE = DOCS / "dealers-guide.md"
 SHOT = re.compile(r"^console-[a-z0-9-]+\.png$")
 
 
@@ -75,3 +76,9 @@ def screenshot(request, name: str):
     if not SHOT.match(name) or not (DOCS / name).is_file():
         raise Http404(name)
     return FileResponse(open(DOCS / name, "rb"), content_type="image/png")
+
+
+def dealer_guide(request):
+    """The dealer's one-page guide (docs/dealers-guide.md): public, printable, behind the tablet's "?"."""
+    text = DEALER_GUIDE.read_text(encoding="utf-8") if DEALER_GUIDE.exists() else ""
+    return render(request, "dealer_guide.html", {"guide": mark_safe(render_guide(text))})
