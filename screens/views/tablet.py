@@ -105,6 +105,19 @@ def tablet_labels() -> dict:
         "stack": _("Stack"),
         "seat_hole": _("Hole cards for seat %(seat)s"),
         "board_cards": _("Board cards"),
+        "board_exposed": _("Enter the exposed first flop card"),
+        "board_flop": _("Enter the flop's other two cards"),
+        "board_turn": _("Enter the turn"),
+        "board_river": _("Enter the river"),
+        "seat_shows": _("Seat %(seat)s · %(name)s shows: enter the five cards"),
+        "mucked": _("mucked"),
+        "mode_seeded_help": _(
+            "Seeded deck: the tablet deals from a shuffle anyone can check after the hand; deal the cards "
+            "it shows."
+        ),
+        "mode_entered_help": _(
+            "Entered cards: deal your own deck and tap each card on the grid as it is dealt."
+        ),
         "face_up": _("Turn the hands face up"),
         "face_up_hint": _("All-in: turn every hand still in face up before the board is dealt (R6.2)."),
         "face_up_enter": _("All-in, hands face up (R6.2): enter seat %(seat)s's cards"),

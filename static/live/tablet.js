@@ -238,13 +238,15 @@
         seat.number === sb ? el("span", { class: "mark sb", text: T.sb }) : null,
         seat.number === bb ? el("span", { class: "mark bb", text: T.bb }) : null,
       ]);
-      var cls = "seat" + (!seat.entry_id ? " empty" : "") + (p && p.folded ? " folded" : "") + (seat.number === toAct ? " to-act" : "");
+      var showing = state && state.phase === "show" && state.to_show === seat.number;
+      var cls = "seat" + (!seat.entry_id ? " empty" : "") + (p && p.folded ? " folded" : "") + (p && p.mucked ? " mucked" : "") +
+        (seat.number === toAct || showing ? " to-act" : "");
       var stack = p ? p.stack : seat.chips;
       var node = el("div", { class: cls, "data-seat": seat.number, style: { left: x + "%", top: y + "%" } }, [
         marks,
         el("div", { class: "name", text: seat.number + " · " + (seat.name || "—") }),
         el("div", { class: "stack", text: stack === null || stack === undefined ? "" : L.fmtNumber(stack) + (p && p.all_in ? " · " + T.all_in_label : "") }),
-        el("div", { class: "bet", "data-role": "bet", text: p && p.bet ? L.fmtNumber(p.bet) : (p && p.folded ? T.folded : "") }),
+        el("div", { class: "bet", "data-role": "bet", text: p && p.bet ? L.fmtNumber(p.bet) : (p && p.mucked ? T.mucked : (p && p.folded ? T.folded : "")) }),
         p && p.cards ? el("div", { class: "shown" }, p.cards.map(function (c) { return cardFace(c, "small"); })) : null,
       ]);
       felt.appendChild(node);
@@ -346,8 +348,10 @@
       var mode = el("select", { class: "wide", "data-role": "deal-mode", "aria-label": T.deal_mode }, [
         el("option", { value: "seeded", text: T.seeded }), el("option", { value: "entered", text: T.entered })]);
       mode.value = this.dealMode;
-      mode.addEventListener("change", function () { self.dealMode = mode.value; });
+      mode.addEventListener("change", function () { self.dealMode = mode.value; self.render(); });
       box.appendChild(mode);
+      box.appendChild(el("p", { class: "mode-help", "data-role": "mode-help",
+        text: this.dealMode === "entered" ? T.mode_entered_help : T.mode_seeded_help }));
       button(T.start_hand, "big wide", function () {
         self.send(T.start_hand, "/api/hands/", { table: self.tableId, deal_mode: self.dealMode });
       }, { "data-action": "start" }).disabled = busy || blocked;
@@ -377,12 +381,15 @@
       return;
     }
     if (state.phase === "board") {
-      toAct.textContent = T.board_cards + " (" + state.board_needed + ")";
+      // In the floor's words: the exposed first flop card, then the flop's other cards, the turn, the river.
+      var dealt = state.board.filter(function (c) { return !!c; }).length;
+      toAct.textContent = dealt === 0 ? T.board_exposed : dealt < 3 ? T.board_flop : dealt === 3 ? T.board_turn : T.board_river;
       this.renderPicker(state, state.board_needed, function (cards) { self.input(T.board_cards, { type: "board", cards: cards }); });
       return;
     }
     if (state.phase === "show") {
-      toAct.textContent = L.interp(state.runout ? T.face_up_enter : T.seat_hole, { seat: state.to_show });
+      var shower = data.seats.filter(function (x) { return x.number === state.to_show; })[0];
+      toAct.textContent = (state.runout ? "R6.2 · " : "") + L.interp(T.seat_shows, { seat: state.to_show, name: shower && shower.name ? shower.name : "" });
       this.renderPicker(state, 5, function (cards) { self.input(T.shows, { type: "show", seat: state.to_show, cards: cards }); });
       if (!state.must_show) button(T.muck, "fold wide", function () { self.input(T.muck, { type: "muck", seat: state.to_show }); });
       return;

@@ -272,9 +272,18 @@ def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_rev
     # Entered-card mode: the dealer enters the exposed first flop card before any betting (R4.2);
     # the picker refuses a card already used.
     tablet.select_option("[data-role=deal-mode]", "entered")
+    # Issue 15 item 9: the mode is explained where the dealer chooses it.
+    expect(tablet.locator("[data-role=mode-help]")).to_contain_text("deal your own deck")
     tablet.click("[data-action=start]")
     picker = tablet.locator("[data-role=picker-box]")
     expect(picker).to_be_visible(timeout=5000)
+    # In the floor's words, on a 4 x 13 grid whose every card is a 44 px target at least.
+    expect(tablet.locator("[data-role=to-act]")).to_have_text("Enter the exposed first flop card")
+    expect(picker.locator(".picker button")).to_have_count(52)
+    sizes = picker.locator(".picker button").evaluate_all(
+        "bs => bs.map(b => { const r = b.getBoundingClientRect(); return [r.width, r.height]; })"
+    )
+    assert min(w for w, _h in sizes) >= 44 and min(h for _w, h in sizes) >= 44, sizes[:3]
     picker.locator("button[data-card=As]").click()
     picker.locator("button:has-text('(1/1)')").click()
     expect(tablet.locator(".board .card-face.exposed")).to_have_attribute("data-card", "As", timeout=5000)
@@ -286,6 +295,7 @@ def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_rev
             "v => document.getElementById('tablet').getAttribute('data-version') !== v", arg=version
         )
     expect(picker).to_be_visible()
+    expect(tablet.locator("[data-role=to-act]")).to_have_text("Enter the flop's other two cards")
     expect(picker.locator("button[data-card=As]")).to_be_disabled()
     expect(picker.locator("button[data-card=Kd]")).to_be_enabled()
 
