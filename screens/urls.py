@@ -21,7 +21,7 @@ from .views import (
     pairing_sheet,
     player,
 )
-from .views.tablet import AcknowledgeMoveView, CallFloorView, tablet
+from .views.tablet import AcknowledgeMoveView, CallFloorView, service_worker, tablet
 
 urlpatterns = [
     path("", clock.home, name="home"),
@@ -36,6 +36,7 @@ urlpatterns = [
     path("p/<id:tournament_id>/", player.player_page_view, name="player-page"),
     path("p/<id:tournament_id>/data.json", player.player_data, name="player-data"),
     path("p/<id:tournament_id>/seat/", player.find_seat, name="player-seat"),
+    path("tablet/sw.js", service_worker, name="tablet-service-worker"),
     path("tablet/<id:table_id>/", tablet, name="tablet"),
     path("tablet/<id:table_id>/floor/", CallFloorView.as_view(), name="tablet-floor"),
     path(

@@ -7,6 +7,8 @@ Django's CSRF check (``screens.auth.DeviceCookieAuthentication``). Calling the f
 acknowledging a seat move are here.
 """
 
+from django.contrib.staticfiles import finders
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -146,6 +148,17 @@ def tablet(request, table_id: int):
             "device": device,
         },
     )
+
+
+def service_worker(request):
+    """The tablet's service worker, served under /tablet/ so that it may control the tablet pages."""
+    path = finders.find("live/tablet-sw.js")
+    if path is None:
+        raise Http404("live/tablet-sw.js")
+    with open(path, "rb") as source:
+        response = HttpResponse(source.read(), content_type="application/javascript")
+    response["Cache-Control"] = "no-cache"  # a new version is picked up at the next load
+    return response
 
 
 # --- the tablet's own small API (call the floor, acknowledge a move) -------------------------------

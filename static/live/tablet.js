@@ -539,5 +539,10 @@
   document.addEventListener("DOMContentLoaded", function () {
     var root = document.getElementById("tablet");
     if (root) root.tablet = new Tablet(root);
+    // Kept by the browser, the tablet page opens again even when it is reloaded with the Wi-Fi down.
+    if (root && "serviceWorker" in navigator) {
+      navigator.serviceWorker.register("/tablet/sw.js", { scope: "/tablet/" }).catch(function () { /* no cache: online only */ });
+    }
+    if (root && !navigator.onLine) root.tablet.status("offline");
   });
 })();

@@ -121,3 +121,27 @@ def test_a_pot_won_when_everyone_folds_names_its_winner_and_no_low(server, conso
     expect(tablet.locator(".seat.winner")).to_have_count(1)
     expect(tablet.locator(f".seat.winner[data-seat='{winner}']")).to_have_count(1)
     tablet.close()
+
+
+def test_a_tablet_reloaded_while_offline_opens_from_the_cache_and_says_so(server, console):  # noqa: F811
+    """Issue 15 item 7: the page reloads from the browser's cache when offline (its service worker)
+    and says it is offline, instead of the browser's error page."""
+    from playwright.sync_api import expect
+
+    base, data = server
+    tablet = console.context.new_page()
+    tablet.set_viewport_size({"width": 1024, "height": 768})
+    tablet.goto(f"{base}/tablet/{data['offline_table']}/")
+    expect(tablet.locator("#tablet")).to_have_attribute("data-version", re.compile(r"\d+"))
+    tablet.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller !== null")
+    tablet.reload()  # once online, so the worker keeps the page and every file it loads
+    expect(tablet.locator("#tablet")).to_have_attribute("data-version", re.compile(r"\d+"))
+    tablet.context.set_offline(True)
+    try:
+        tablet.reload()
+        expect(tablet.locator("#tablet")).to_be_visible()
+        expect(tablet.locator("[data-role=offline-banner]")).to_be_visible(timeout=3000)
+        expect(tablet.locator("[data-role=offline-banner]")).to_contain_text("No connection")
+    finally:
+        tablet.context.set_offline(False)
+    tablet.close()
