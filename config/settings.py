@@ -273,6 +273,8 @@ THROTTLE_RATES = {
     "pairing": "10/60",
     "icm": "30/60",
     "equity": "30/60",
+    # PINs typed on one table's tablet to approve an undo (screens.views.tablet.FloorUndoView).
+    "floor_pin": "5/60",
 }
 # Sign-in (docs/api-errors.md): 5 failures for one username from one address lock it for 15 min;
 # 30 failures from one address, whatever the usernames, lock that address for 15 min.

@@ -21,7 +21,7 @@ from .views import (
     pairing_sheet,
     player,
 )
-from .views.tablet import AcknowledgeMoveView, CallFloorView, service_worker, tablet
+from .views.tablet import AcknowledgeMoveView, CallFloorView, FloorUndoView, service_worker, tablet
 
 urlpatterns = [
     path("", clock.home, name="home"),
@@ -39,6 +39,7 @@ urlpatterns = [
     path("tablet/sw.js", service_worker, name="tablet-service-worker"),
     path("tablet/<id:table_id>/", tablet, name="tablet"),
     path("tablet/<id:table_id>/floor/", CallFloorView.as_view(), name="tablet-floor"),
+    path("tablet/<id:table_id>/undo/", FloorUndoView.as_view(), name="tablet-undo"),
     path(
         "tablet/<id:table_id>/moves/<id:move_id>/acknowledge/",
         AcknowledgeMoveView.as_view(),
@@ -122,6 +123,7 @@ urlpatterns = [
     path("console/<id:tournament_id>/results.csv", console_results.results_csv, name="console-results-csv"),
     path("console/<id:tournament_id>/clock/<str:action>/", console.console_clock, name="console-clock"),
     path("console/<id:tournament_id>/announce/", console.console_announce, name="console-announce"),
+    path("console/<id:tournament_id>/floor-pin/", console.console_floor_pin, name="console-floor-pin"),
     path("console/<id:tournament_id>/register/", console.console_register, name="console-register"),
     path("console/<id:tournament_id>/entries/<id:entry_id>/bust/", console.console_bust, name="console-bust"),
     path("console/<id:tournament_id>/hands/<id:hand_id>/", console.console_hand, name="console-hand"),

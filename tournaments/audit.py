@@ -66,6 +66,7 @@ class AuditAction(models.TextChoices):
     TABLES_UNLOCK_SEAT = "tables.unlock_seat", _("Seat unlocked")
     TOURNAMENT_COLOR_UP = "tournament.color_up", _("Color-up and chip race")
     TOURNAMENT_CREATE = "tournament.create", _("Tournament created")
+    TOURNAMENT_FLOOR_PIN = "tournament.floor_pin", _("Floor PIN for the tablets set")
     TOURNAMENT_FINISH = "tournament.finish", _("Tournament finished")
     TOURNAMENT_OPEN_REGISTRATION = "tournament.open_registration", _("Registration opened")
     TOURNAMENT_START = "tournament.start", _("Tournament started")

@@ -100,7 +100,7 @@ class Tournament(models.Model):
         MASTER = "master", _("Master seed (rehearsal, replayable)")
 
     # Never a lookup path in the admin (config.admin_guard): the master seed derives every hand's seed.
-    secret_fields = ("master_seed",)
+    secret_fields = ("master_seed", "floor_pin_hash")
 
     name = models.CharField(_("name"), max_length=200)
     game = models.CharField(_("game"), max_length=20, choices=Game.choices)
@@ -133,6 +133,8 @@ class Tournament(models.Model):
     seeding = models.CharField(_("seeding"), max_length=10, choices=Seeding.choices, default=Seeding.FRESH)
     master_seed = models.BinaryField(_("master seed"), null=True, blank=True, editable=False)
     master_seed_commitment = models.CharField(_("master seed commitment"), max_length=64, blank=True)
+    # The floor's PIN that approves an undo on a dealer tablet (tournaments.services.floor_pin), hashed.
+    floor_pin_hash = models.CharField(_("floor PIN"), max_length=128, blank=True, editable=False)
 
     chip_denominations = models.JSONField(_("chip denominations"), default=list, blank=True)
     smallest_chip = models.PositiveBigIntegerField(_("smallest chip in play"), default=1)

@@ -251,6 +251,25 @@ def console_announce(request, tournament_id: int):
 
 @staff_member_required
 @require_POST
+def console_floor_pin(request, tournament_id: int):
+    """The floor's PIN that approves an undo on a tablet (issue 15 item 6); empty turns it off."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        tournament = services.set_floor_pin(tournament, request.POST.get("pin", ""), actor=request.user)
+    except ValidationError as exc:
+        messages.error(request, _error_text(exc))
+    else:
+        messages.success(
+            request,
+            _("The floor PIN is set: the tablets can undo an input with it.")
+            if tournament.floor_pin_hash
+            else _("The floor PIN is off: only the console can take an input back."),
+        )
+    return _back(request, tournament, "devices")
+
+
+@staff_member_required
+@require_POST
 def console_register(request, tournament_id: int):
 
     tournament = get_object_or_404(Tournament, pk=tournament_id)

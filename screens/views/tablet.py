@@ -19,11 +19,17 @@ from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Conflict
+from config import throttling
+from config.api import Conflict, StrictIntegerField, StrictRegexField, to_api_exception
+from config.errors import ServiceError
 from config.permissions import is_staff
+from dealing import services as dealing_services
+from dealing.models import Hand
+from dealing.serializers import MAX_SEQ, CorrectionSerializer
 from tables import services as tables_services
 from tables.models import Move, Table
 from tournaments.errors import TournamentError
+from tournaments.services import floor_pin_matches
 
 from ..auth import DeviceCookieAuthentication, DeviceTokenAuthentication, actor_and_device
 from ..floor import call_floor
@@ -78,6 +84,14 @@ def tablet_labels() -> dict:
         "floor_called": _("The floor has been called"),
         "failed": _("That did not go through"),
         "retry": _("Try again"),
+        "undo": _("Undo last input"),
+        "undo_help": _(
+            "The floor takes the last input back: give the reason, and the floor types the floor PIN."
+        ),
+        "undo_reason": _("Reason, e.g. the dealer tapped the wrong seat"),
+        "undo_pin": _("Floor PIN"),
+        "undo_confirm": _("Take it back"),
+        "cancel": _("Cancel"),
         "offline": _("Reconnecting…"),
         "revoked": _("This tablet was unpaired by the director."),
         "unauthorized": _("This tablet is not paired."),
@@ -215,3 +229,59 @@ class AcknowledgeMoveView(TabletView):
         except TournamentError as exc:
             raise Conflict(str(exc)) from None
         return Response({"move": move.pk, "status": move.status})
+
+
+class FloorUndoSerializer(CorrectionSerializer):
+    pin = StrictRegexField(r"^\d{4,8}$", help_text=gettext_lazy("The floor's PIN, 4 to 8 digits."))
+    expected_seq = StrictIntegerField(min_value=0, max_value=MAX_SEQ)
+
+
+class FloorUndoView(TabletView):
+    """The floor person at the table approves taking back the last input with the floor's PIN (issue
+    15 item 6): the correction is recorded like any other, with its reason and "approved on the
+    tablet with the floor PIN". Tries are counted per table (``THROTTLE_RATES["floor_pin"]``)."""
+
+    @extend_schema(
+        summary="Take back the last input of this table's hand, approved with the floor's PIN",
+        request=FloorUndoSerializer,
+        responses={
+            200: OpenApiTypes.OBJECT,
+            **TABLET_ERRORS,
+            409: OpenApiResponse(description=gettext_lazy("No hand runs, or it moved on: reload.")),
+            429: OpenApiResponse(description=gettext_lazy("Too many PIN tries at this table.")),
+        },
+    )
+    def post(self, request, table_id):
+        table = self.table(table_id)
+        wait = throttling.take("floor_pin", str(table.pk), throttling.rate_for("floor_pin"))
+        if wait is not None:
+            response = Response(
+                {
+                    "detail": _("Too many PIN tries at this table: try again in %(seconds)s s.")
+                    % {"seconds": wait},
+                    "code": "throttled",
+                },
+                status=429,
+            )
+            response["Retry-After"] = str(wait)
+            return response
+        serializer = FloorUndoSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        if not floor_pin_matches(table.tournament, data["pin"]):
+            return Response(
+                {"detail": _("That is not the floor's PIN: nothing was taken back."), "code": "bad_pin"},
+                status=403,
+            )
+        hand = Hand.objects.filter(table=table, status=Hand.Status.RUNNING).order_by("-number").first()
+        if hand is None:
+            raise Conflict(_("No hand is running at this table: there is nothing to take back."))
+        actor, device = actor_and_device(request)
+        reason = _("%(reason)s (approved on the tablet with the floor PIN)") % {"reason": data["reason"]}
+        try:
+            hand = dealing_services.correct_last_action(
+                hand, actor=actor, reason=reason, expected_seq=data["expected_seq"], device=device
+            )
+        except ServiceError as exc:
+            raise to_api_exception(exc) from None
+        return Response({"hand": hand.pk, "seq": hand.state_seq})

@@ -331,8 +331,39 @@
     }
   };
 
+  /* "Undo last input", approved by the floor person at the table with the floor's PIN (item 6). */
+  Tablet.prototype.renderUndo = function (data) {
+    var T = this.T, self = this, box = this.q("[data-role=undo-box]"), hand = data.hand;
+    box.innerHTML = "";
+    var live = hand && hand.status === "running";
+    box.hidden = !live;
+    if (!live) { this.undoOpen = false; return; }
+    if (!this.undoOpen) {
+      box.appendChild(el("button", { class: "secondary", "data-action": "undo", text: T.undo, onclick: function () {
+        self.undoOpen = true; self.render();
+      } }));
+      return;
+    }
+    var reason = el("input", { name: "reason", maxlength: 500, placeholder: T.undo_reason, "aria-label": T.undo_reason });
+    var pin = el("input", { name: "pin", type: "password", inputmode: "numeric", autocomplete: "off", maxlength: 8,
+      placeholder: T.undo_pin, "aria-label": T.undo_pin });
+    box.appendChild(el("p", { class: "muted", text: T.undo_help }));
+    box.appendChild(reason);
+    box.appendChild(pin);
+    box.appendChild(el("div", { class: "row" }, [
+      el("button", { class: "danger", "data-action": "undo-confirm", text: T.undo_confirm, onclick: function () {
+        self.undoOpen = false;
+        self.send(T.undo, "/tablet/" + self.tableId + "/undo/", { pin: pin.value, reason: reason.value, expected_seq: hand.seq });
+      } }),
+      el("button", { class: "secondary", "data-action": "undo-cancel", text: T.cancel, onclick: function () {
+        self.undoOpen = false; self.render();
+      } }),
+    ]));
+  };
+
   Tablet.prototype.renderActions = function (data, state) {
     var T = this.T, self = this, box = this.q("[data-role=actions]"), toAct = this.q("[data-role=to-act]");
+    this.renderUndo(data);
     var amountBox = this.q("[data-role=amount-box]"), pickerBox = this.q("[data-role=picker-box]");
     box.innerHTML = ""; toAct.textContent = ""; amountBox.hidden = true; pickerBox.hidden = true;
     var busy = this.busy || !!this.queued;  // an input waits for the server: nothing else until it is answered

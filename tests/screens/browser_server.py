@@ -148,6 +148,7 @@ def main(db_path: str, port: int) -> None:
     offline_t = live_tournament(players=3, name="Wi-Fi drops", game="courchevel", betting="no_limit")
     a11y_t = live_tournament(players=4, name="Accessible table", game="courchevel_hilo", betting="pot_limit")
     folds_t = live_tournament(players=3, name="Everyone folds", game="courchevel_hilo", betting="pot_limit")
+    undo_t = live_tournament(players=3, name="Undo with the floor PIN", game="courchevel", betting="no_limit")
     jump_to_level(break_t, 2)
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
@@ -166,6 +167,8 @@ def main(db_path: str, port: int) -> None:
                 "offline_table": offline_t.tables.get().pk,
                 "a11y_table": a11y_t.tables.get().pk,
                 "folds_table": folds_t.tables.get().pk,
+                "undo_tournament": undo_t.pk,
+                "undo_table": undo_t.tables.get().pk,
                 "username": "director",
                 "password": "browser-director-pw",
             }

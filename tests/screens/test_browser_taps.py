@@ -145,3 +145,31 @@ def test_a_tablet_reloaded_while_offline_opens_from_the_cache_and_says_so(server
     finally:
         tablet.context.set_offline(False)
     tablet.close()
+
+
+def test_the_floor_takes_a_mis_tap_back_on_the_tablet_with_the_floor_pin(server, console):  # noqa: F811
+    """Issue 15 item 6: the director sets the floor PIN in the console; at the table the dealer taps
+    "Undo last input", the floor gives the reason and types the PIN, and the hand is back before it."""
+    from playwright.sync_api import expect
+
+    base, data = server
+    console.goto(f"{base}/console/{data['undo_tournament']}/")
+    console.fill("[data-role=floor-pin] input[name=pin]", "2468")
+    console.click("[data-action=set-floor-pin]")
+    expect(console.locator(".messages")).to_contain_text("floor PIN is set")
+
+    tablet = open_tablet(console, base, data["undo_table"])
+    first = tablet.locator("[data-role=to-act]").text_content()
+    tap(tablet, "[data-action=call]")
+    expect(tablet.locator("[data-role=to-act]")).not_to_have_text(first)
+    tablet.click("[data-action=undo]")
+    tablet.fill("[data-role=undo-box] input[name=reason]", "called for the wrong seat")
+    tablet.fill("[data-role=undo-box] input[name=pin]", "1111")
+    tablet.click("[data-action=undo-confirm]")
+    expect(tablet.locator("[data-role=failure]")).to_contain_text("not the floor's PIN")
+    tablet.click("[data-action=undo]")
+    tablet.fill("[data-role=undo-box] input[name=reason]", "called for the wrong seat")
+    tablet.fill("[data-role=undo-box] input[name=pin]", "2468")
+    tap(tablet, "[data-action=undo-confirm]")
+    expect(tablet.locator("[data-role=to-act]")).to_have_text(first)  # the same seat is asked again
+    tablet.close()

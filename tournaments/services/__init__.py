@@ -49,6 +49,7 @@ from .entries import (
     undo_bust,
     void_entry,
 )
+from .floor_pin import floor_pin_matches, set_floor_pin
 from .lifecycle import (
     EDITABLE_WHILE_RUNNING,
     create_tournament,
@@ -86,6 +87,7 @@ __all__ = [
     "delete_level",
     "expect_clock_version",
     "finish_tournament",
+    "floor_pin_matches",
     "hand_for_hand_round_finished",
     "jump_to_level",
     "level_for_next_hand",
@@ -106,6 +108,7 @@ __all__ = [
     "resume_clock",
     "seated_count",
     "set_chips",
+    "set_floor_pin",
     "set_hand_for_hand",
     "start_tournament",
     "undo_bust",
