@@ -116,6 +116,8 @@ def tablet_labels() -> dict:
         "seeded": _("Seeded deck (verifiable shuffle)"),
         "entered": _("Entered cards (dealer's own deck)"),
         "min": _("Min"),
+        "half_pot": _("½ pot"),
+        "three_quarters_pot": _("¾ pot"),
         "max": _("Max"),
         "shows": _("shows"),
         "stack": _("Stack"),

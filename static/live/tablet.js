@@ -505,10 +505,26 @@
     confirm.disabled = !legal || this.busy;
     box.appendChild(el("div", { class: "amount-value", "data-role": "amount", text: L.fmtNumber(value) }));
     box.appendChild(slider);
-    box.appendChild(el("div", { class: "presets" }, [
-      el("button", { class: "secondary", text: T.min + " " + L.fmtNumber(o.min_to), onclick: function () { self.amount = o.min_to; self.amountTyped = false; self.render(); } }),
-      el("button", { class: "secondary", text: T.max + " " + L.fmtNumber(o.max_to), onclick: function () { self.amount = o.max_to; self.amountTyped = false; self.render(); } }),
-    ]));
+    // Presets: the minimum, half and three quarters of the pot, the pot, and the largest amount (all-in
+    // in no limit). A pot-sized raise is to the current bet plus the pot after calling, in whole smallest
+    // chips, within the engine's legal range (which the server checks again).
+    var state = this.data.hand.state, current = state.current_bet || 0;
+    var potAfterCall = (state.pot_total || 0) + (o.call || 0);
+    var fraction = function (f) {
+      var to = current + Math.floor((potAfterCall * f) / step) * step;
+      return Math.min(o.max_to, Math.max(o.min_to, to));
+    };
+    var preset = function (text, amount, role) {
+      return el("button", { class: "secondary", "data-preset": role, text: text + " " + L.fmtNumber(amount) + (amount === allIn ? " · " + T.all_in_label : ""),
+        onclick: function () { self.amount = amount; self.amountTyped = false; self.render(); } });
+    };
+    var presets = [preset(T.min, o.min_to, "min")];
+    [[T.half_pot, 0.5, "half"], [T.three_quarters_pot, 0.75, "three-quarters"], [T.pot_bet, 1, "pot"]].forEach(function (p) {
+      var amount = fraction(p[1]);
+      if (amount > o.min_to && amount < o.max_to) presets.push(preset(p[0], amount, p[2]));
+    });
+    presets.push(preset(T.max, o.max_to, "max"));
+    box.appendChild(el("div", { class: "presets" }, presets));
     box.appendChild(keypad);
     box.appendChild(confirm);
   };

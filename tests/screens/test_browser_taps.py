@@ -50,8 +50,16 @@ def test_fold_asks_when_check_is_free_and_the_keypad_replaces_the_preset(server,
     for key in "80":
         tablet.click(f".keypad button:text-is('{key}')")
     expect(amount).to_have_text("80")
-    # The largest amount is all-in, and the confirm button says so.
-    tablet.locator(".presets button").nth(1).click()
+    # Presets in chips: half and three quarters of the pot, the pot (R5.7), and the largest amount,
+    # which is all-in, as the confirm button says.
+    presets = tablet.locator(".presets button")
+    roles = presets.evaluate_all("bs => bs.map(b => b.getAttribute('data-preset'))")
+    assert roles[0] == "min" and roles[-1] == "max" and "half" in roles and "pot" in roles, roles
+    amounts = [number(t) for t in presets.all_text_contents()]
+    assert amounts == sorted(amounts) and len(set(amounts)) == len(amounts), amounts
+    tablet.locator(".presets [data-preset=half]").click()
+    expect(amount).to_have_text(f"{amounts[roles.index('half')]:,}".replace(",", ","))
+    tablet.locator(".presets [data-preset=max]").click()
     expect(tablet.locator("[data-action=confirm-amount]")).to_contain_text("All-in")
     expect(tablet.locator("[data-action=max]")).to_contain_text("All-in")
     tablet.close()
