@@ -225,6 +225,18 @@ def _positions(table, seat_numbers: list[int]) -> engine_positions.Positions:
     )
 
 
+def next_hand_positions(table) -> dict | None:
+    """The button and blinds of the next hand at this table (R3.5, R3.6), as the dealer is shown them
+    between hands; None when they are not known before the deal (no button drawn yet) or fewer than
+    two players would be dealt in."""
+    seats = [s.number for s in _dealt_in(table)]
+    if len(seats) < 2:
+        return None
+    if table.big_blind_seat is None and table.button_seat not in seats:
+        return None  # the first hand's button is drawn when it is dealt
+    return _positions(table, seats).to_dict()
+
+
 def _player_labels(seats) -> dict[int, str]:
     labels = {seat.number: str(seat.entry) for seat in seats}
     if len(set(labels.values())) != len(labels):  # two players with one name: add the entry number

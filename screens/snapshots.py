@@ -528,6 +528,8 @@ def table_data(table) -> dict:
             "hand_in_progress": table.hand_in_progress,
             # Only read between hands (the tablet shows it before "Deal"), so inputs mid-hand skip it.
             "halted_reason": "" if table.hand_in_progress else str(halted_reason(table) or ""),
+            # The next hand's button and blinds, shown before it is dealt (the first hand's too).
+            "next_positions": None if table.hand_in_progress else dealing_services.next_hand_positions(table),
         },
         "seats": seats,
         "moves": [_move_payload(move, table) for move in moves],

@@ -226,8 +226,11 @@
       // A player moved away mid-hand is not shown on the seat of the player who sits there now.
       if (!entries || String(entries[p.seat]) === String(sitting[p.seat])) players[p.seat] = p;
     });
-    var button = state ? state.button_seat : data.table.button_seat;
-    var sb = state ? state.small_blind_seat : null, bb = state ? state.big_blind_seat : data.table.big_blind_seat;
+    // In a hand, its positions; between hands, the next hand's (shown before the first hand too).
+    var next = data.table.next_positions;
+    var button = state ? state.button_seat : (next ? next.button : null);
+    var sb = state ? state.small_blind_seat : (next ? next.small_blind : null);
+    var bb = state ? state.big_blind_seat : (next ? next.big_blind : null);
     var toAct = state && state.phase === "action" ? state.to_act : null;
     data.seats.forEach(function (seat) {
       var angle = (Math.PI / 2) + (seat.number - 1) * (2 * Math.PI / count);

@@ -149,6 +149,11 @@ def main(db_path: str, port: int) -> None:
     a11y_t = live_tournament(players=4, name="Accessible table", game="courchevel_hilo", betting="pot_limit")
     folds_t = live_tournament(players=3, name="Everyone folds", game="courchevel_hilo", betting="pot_limit")
     undo_t = live_tournament(players=3, name="Undo with the floor PIN", game="courchevel", betting="no_limit")
+    positions_t = live_tournament(players=4, name="Button drawn", game="courchevel", betting="no_limit")
+    positions_table = positions_t.tables.get()
+    set_button(
+        positions_table, positions_table.seat_set.filter(entry__isnull=False).order_by("number")[1].number
+    )
     jump_to_level(break_t, 2)
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
@@ -169,6 +174,7 @@ def main(db_path: str, port: int) -> None:
                 "folds_table": folds_t.tables.get().pk,
                 "undo_tournament": undo_t.pk,
                 "undo_table": undo_t.tables.get().pk,
+                "positions_table": positions_table.pk,
                 "username": "director",
                 "password": "browser-director-pw",
             }

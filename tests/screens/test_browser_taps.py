@@ -181,3 +181,28 @@ def test_the_floor_takes_a_mis_tap_back_on_the_tablet_with_the_floor_pin(server,
     tap(tablet, "[data-action=undo-confirm]")
     expect(tablet.locator("[data-role=to-act]")).to_have_text(first)  # the same seat is asked again
     tablet.close()
+
+
+def test_the_button_and_blinds_show_before_the_first_hand_and_the_hand_keeps_them(server, console):  # noqa: F811
+    """Issue 15 item 10: before the first hand the dealer sees where the button and the blinds will be
+    (R3.5); the hand then dealt has exactly those positions."""
+    from playwright.sync_api import expect
+
+    base, data = server
+    tablet = console.context.new_page()
+    tablet.set_viewport_size({"width": 1024, "height": 768})
+    tablet.goto(f"{base}/tablet/{data['positions_table']}/")
+    expect(tablet.locator("#tablet")).to_have_attribute("data-version", re.compile(r"\d+"))
+
+    def marked():
+        return {
+            kind: tablet.locator(f".seat:has(.mark.{kind})").get_attribute("data-seat")
+            for kind in ("btn-mark", "sb", "bb")
+        }
+
+    expect(tablet.locator(".seat .mark.btn-mark")).to_have_count(1)
+    before = marked()
+    assert None not in before.values() and len(set(before.values())) == 3, before
+    tap(tablet, "[data-action=start]")
+    assert marked() == before
+    tablet.close()
