@@ -139,6 +139,7 @@ def main(db_path: str, port: int) -> None:
     held_t = live_tournament(players=2, name="Hand-for-hand all-in", game="courchevel", betting="no_limit")
     set_hand_for_hand(held_t, True)
     moved = moved_seat_scenario()
+    broken = break_and_redraw_scenario()
     # The dealer's mis-taps (tests/screens/test_browser_taps.py): a no-limit table of three.
     taps_t = live_tournament(players=3, name="Taps", game="courchevel", betting="no_limit")
     # A table on the break before a big-blind-ante level (tests/screens/test_browser_taps.py).
@@ -167,6 +168,7 @@ def main(db_path: str, port: int) -> None:
                 "held_tournament": held_t.pk,
                 "held_table": held_t.tables.get().pk,
                 **moved,
+                **broken,
                 "taps_table": taps_t.tables.get().pk,
                 "break_table": break_t.tables.get().pk,
                 "offline_table": offline_t.tables.get().pk,
@@ -221,6 +223,48 @@ def moved_seat_scenario() -> dict:
         "moved_in": arriving_entry.player.name,
         "moved_in_chips": arriving_entry.chips,
     }
+
+
+def break_and_redraw_scenario() -> dict:
+    """Two rooms for tests/screens/test_browser_moves.py, each shaped by the balancing service itself:
+    three tables of six where the last one, after a hand, is down to two players and breaks (R8.4);
+    and two tables that fit at the final table and are redrawn (R8.5)."""
+    from django.contrib.auth import get_user_model
+
+    from dealing import services as dealing
+    from tables import services as tables_services
+    from tests.screens.live import live_tournament
+    from tournaments.models import Entry
+
+    director = get_user_model().objects.get(username="director")
+
+    def bust_all_but(table, keep):
+        for seat in table.seat_set.filter(entry__isnull=False).order_by("number")[keep:]:
+            Entry.objects.filter(pk=seat.entry_id).update(status=Entry.Status.BUSTED, chips=0)
+
+    room = live_tournament(players=18, name="A table breaks", game="courchevel", betting="no_limit")
+    *_kept, last = room.tables.order_by("number")
+    hand = dealing.start_next_hand(last, actor=director)
+    while True:  # everybody folds to the big blind: a result to keep on the broken table's tablet
+        hand.refresh_from_db()
+        if hand.status != "running":
+            break
+        view = dealing.snapshot(hand)["full"]
+        dealing.apply_input(
+            hand,
+            {"type": "action", "seat": view["to_act"], "action": "fold"},
+            expected_seq=dealing.last_seq(hand),
+        )
+    bust_all_but(last, 2)
+    tables_services.balance(room, actor=director)
+
+    final = live_tournament(players=12, name="Final table redraw", game="courchevel", betting="no_limit")
+    first, second = final.tables.order_by("number")
+    bust_all_but(first, 4)
+    bust_all_but(second, 3)
+    tables_services.balance(final, actor=director)
+    final_table = final.tables.filter(status="active").get()
+    return {"broken_table": last.pk, "final_table": final_table.pk}
 
 
 def warm_up(*tournaments) -> None:

@@ -284,6 +284,7 @@ def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_rev
         "bs => bs.map(b => { const r = b.getBoundingClientRect(); return [r.width, r.height]; })"
     )
     assert min(w for w, _h in sizes) >= 44 and min(h for _w, h in sizes) >= 44, sizes[:3]
+    tablet.screenshot(path=str(DOCS / "tablet-entered-cards.png"))
     picker.locator("button[data-card=As]").click()
     picker.locator("button:has-text('(1/1)')").click()
     expect(tablet.locator(".board .card-face.exposed")).to_have_attribute("data-card", "As", timeout=5000)

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.screens.test_browser import browser, console, server  # noqa: F401  (shared fixtures)
+from tests.screens.test_browser import DOCS, browser, console, server  # noqa: F401  (shared fixtures)
 from tests.screens.test_browser_all_in import open_tablet, tap
 
 pytestmark = pytest.mark.browser
@@ -33,6 +33,7 @@ def test_fold_asks_when_check_is_free_and_the_keypad_replaces_the_preset(server,
     fold = tablet.locator("[data-action=fold]")
     expect(fold).to_have_attribute("data-asked", "true")
     expect(fold).to_have_text("Check is free: tap again to fold")
+    tablet.screenshot(path=str(DOCS / "tablet-fold-asks.png"))
     assert tablet.locator("#tablet").get_attribute("data-version") == version  # nothing was sent
     tap(tablet, "[data-action=check]")
 
@@ -61,6 +62,7 @@ def test_fold_asks_when_check_is_free_and_the_keypad_replaces_the_preset(server,
     expect(amount).to_have_text(f"{amounts[roles.index('half')]:,}".replace(",", ","))
     tablet.locator(".presets [data-preset=max]").click()
     expect(tablet.locator("[data-action=confirm-amount]")).to_contain_text("All-in")
+    tablet.screenshot(path=str(DOCS / "tablet-keypad.png"))
     expect(tablet.locator("[data-action=max]")).to_contain_text("All-in")
     tablet.close()
 
@@ -81,6 +83,7 @@ def test_the_tablet_shows_the_break_and_deals_nothing_until_play_resumes(server,
     expect(tablet.locator("[data-role=time-left]")).not_to_have_text(first, timeout=3000)  # it counts down
     expect(tablet.locator("[data-role=break]")).to_contain_text("R8.7")
     expect(tablet.locator("[data-action=start]")).to_be_disabled()
+    tablet.screenshot(path=str(DOCS / "tablet-break.png"))
     tablet.close()
 
 
@@ -104,6 +107,7 @@ def test_a_network_drop_is_shown_at_once_and_the_input_made_meanwhile_is_sent_on
     tablet.click("[data-action=call]")
     expect(banner).to_contain_text(call_text)
     expect(tablet.locator("[data-action=fold]")).to_be_disabled()  # one input waits, no more
+    tablet.screenshot(path=str(DOCS / "tablet-offline.png"))
     tablet.context.set_offline(False)
     expect(banner).to_be_hidden(timeout=10_000)
     expect(tablet.locator("[data-role=to-act]")).not_to_have_text(to_act, timeout=10_000)
@@ -178,6 +182,7 @@ def test_the_floor_takes_a_mis_tap_back_on_the_tablet_with_the_floor_pin(server,
     tablet.click("[data-action=undo]")
     tablet.fill("[data-role=undo-box] input[name=reason]", "called for the wrong seat")
     tablet.fill("[data-role=undo-box] input[name=pin]", "2468")
+    tablet.screenshot(path=str(DOCS / "tablet-undo.png"))
     tap(tablet, "[data-action=undo-confirm]")
     expect(tablet.locator("[data-role=to-act]")).to_have_text(first)  # the same seat is asked again
     tablet.close()

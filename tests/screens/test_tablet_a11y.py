@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from tests.screens.test_browser import browser, console, server  # noqa: F401  (shared fixtures)
+from tests.screens.test_browser import DOCS, browser, console, server  # noqa: F401  (shared fixtures)
 from tests.screens.test_browser_all_in import tap
 
 pytestmark = pytest.mark.browser
@@ -43,6 +43,8 @@ def test_the_tablet_has_no_serious_accessibility_finding(server, console, size):
         " return [r.left, r.top, r.right, r.bottom]; })"
     )
     width = tablet.evaluate("document.documentElement.clientWidth")
+    if size[0] < 600:
+        tablet.screenshot(path=str(DOCS / "tablet-phone.png"), full_page=True)
     assert boxes and all(b[0] >= 0 and b[2] <= width + 1 for b in boxes), boxes
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
