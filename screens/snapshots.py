@@ -568,7 +568,16 @@ def tablets_data(tournament: Tournament, levels: list | None = None) -> dict:
         "level": current_level_payload(tournament, levels),
         # The table's own clock (issue 15 item 5): time left and breaks, counted down by the tablet.
         "clock": clock_payload(tournament, levels),
+        # On a break with a color-up (R8.7): the chips that leave the table.
+        "color_up": _break_color_up(tournament, levels),
     }
+
+
+def _break_color_up(tournament: Tournament, levels: list) -> list:
+    if tournament.status != Tournament.Status.ON_BREAK or not levels:
+        return []
+    index = selectors.clock_state(tournament, levels=levels).level_index
+    return list(levels[index].color_up or []) if 0 <= index < len(levels) else []
 
 
 def tablets_snapshot(tournament_id: int) -> dict:

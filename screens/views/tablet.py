@@ -110,6 +110,7 @@ def tablet_labels() -> dict:
         "on_break": _("Break"),
         "time_left": _("%(time)s left"),
         "break_no_deal": _("Break: no hand is dealt until play resumes (R8.7)."),
+        "color_up_now": _("Color-up at this break: the %(chips)s chips leave the table (R8.7)."),
         "last_hand": _("The level ends within 90 seconds: this is the last hand of the level (TDA RP-7)."),
         "muck": _("Muck"),
         "deal_mode": _("Deal mode"),

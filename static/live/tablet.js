@@ -75,11 +75,12 @@
 
   Tablet.prototype.updateTournament = function (part, version) {
     if (this.tournamentPart && version <= this.tournamentPart.version) return;
-    this.tournamentPart = { version: version, tournament: part.tournament, level: part.level, clock: part.clock };
+    this.tournamentPart = { version: version, tournament: part.tournament, level: part.level, clock: part.clock, color_up: part.color_up };
     if (!this.data) return;
     this.data.tournament = part.tournament;
     this.data.level = part.level;
     this.data.clock = part.clock;
+    this.data.color_up = part.color_up;
     this.root.setAttribute("data-tournament-version", String(version));
     this.render();
   };
@@ -90,8 +91,9 @@
       data.tournament = part.tournament;
       data.level = part.level;
       data.clock = part.clock;
+      data.color_up = part.color_up;
     } else if (typeof embedded === "number") {
-      this.tournamentPart = { version: embedded, tournament: data.tournament, level: data.level, clock: data.clock };
+      this.tournamentPart = { version: embedded, tournament: data.tournament, level: data.level, clock: data.clock, color_up: data.color_up };
       this.root.setAttribute("data-tournament-version", String(embedded));
     }
     var oldHand = this.data && this.data.hand, newHand = data.hand;
@@ -302,7 +304,13 @@
     var T = this.T, self = this, box = this.q("[data-role=notices]");
     box.innerHTML = "";
     if (data.wait) box.appendChild(el("div", { class: "notice wait", "data-role": "wait", text: data.wait }));
-    if (data.tournament.status === "on_break") box.appendChild(el("div", { class: "notice wait", "data-role": "break", text: T.break_no_deal }));
+    if (data.tournament.status === "on_break") {
+      box.appendChild(el("div", { class: "notice wait", "data-role": "break", text: T.break_no_deal }));
+      if (data.color_up && data.color_up.length) {
+        box.appendChild(el("div", { class: "notice", "data-role": "color-up",
+          text: L.interp(T.color_up_now, { chips: data.color_up.map(L.fmtNumber).join(", ") }) }));
+      }
+    }
     else if (this.lastHandShown) box.appendChild(el("div", { class: "notice", "data-role": "last-hand", text: T.last_hand }));
     if (data.table.halted_reason) box.appendChild(el("div", { class: "notice", text: T.halted + ": " + data.table.halted_reason }));
     // One compact list of the seat moves, a line each (it scrolls, never covering the actions).

@@ -82,6 +82,9 @@ def test_the_tablet_shows_the_break_and_deals_nothing_until_play_resumes(server,
     first = tablet.locator("[data-role=time-left]").text_content()
     expect(tablet.locator("[data-role=time-left]")).not_to_have_text(first, timeout=3000)  # it counts down
     expect(tablet.locator("[data-role=break]")).to_contain_text("R8.7")
+    expect(tablet.locator("[data-role=color-up]")).to_contain_text(
+        "the 5 chips leave"
+    )  # this break's color-up
     expect(tablet.locator("[data-action=start]")).to_be_disabled()
     tablet.screenshot(path=str(DOCS / "tablet-break.png"))
     tablet.close()
