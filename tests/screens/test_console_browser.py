@@ -298,7 +298,9 @@ def test_the_controls_follow_the_state_and_the_clock_has_hotkeys(server, directo
     assert re.match(r"^Level 1 · 25/\d+ · 15 min$", options[0]), options[:4]
     assert options[1].startswith("Level 2 · ") and options[2] == "Break · 10 min", options[:4]
     # Hotkeys: "?" shows the list, Space pauses, Space resumes, N moves on a level, + adds a minute.
-    page.locator("body").click(position={"x": 5, "y": 300})
+    # Keys typed into a field are the field's: start with no field focused (what a click on the page's
+    # background does, wherever the layout puts its forms).
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")
     page.keyboard.type("?")
     helpbox = page.locator("[data-role=hotkeys-help]")
     expect(helpbox).to_be_visible()
