@@ -14,7 +14,6 @@ from urllib.parse import urlparse
 
 import pytest
 
-# The steps of one event, in order: pyproject's --dist loadfile keeps a file's tests on one worker.
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
