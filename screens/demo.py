@@ -1,7 +1,7 @@
 """The demo loaded by ``manage.py serve --demo``: a Courchevel Hi/Lo tournament in progress.
 
 24 players registered and seated by the draw, the clock running in level 2 with stacks spread as after
-some play, and one user per role (``screens.roles``): "director", "floor" and "deckprep", none a
+some play, and one user per role (``screens.roles``): "director", "floor", "desk" and "deckprep", none a
 superuser, each with a fresh password (printed by ``serve``). Loading it again reuses the unfinished
 demo tournament and only resets the passwords; each new set of demo links revokes the previous
 demo devices.
@@ -64,12 +64,17 @@ class Demo:
     username: str  # the director's
     password: str
     created: bool
-    # (role label, username, password) of every demo user: the director, the floor, deck prep.
+    # (role label, username, password) of every demo user: the director, the floor, the desk, deck prep.
     users: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 # The demo's users, one per role (screens.roles), none a superuser.
-DEMO_USERS = [("director", roles.DIRECTOR), ("floor", roles.FLOOR), ("deckprep", roles.DECK_PREP)]
+DEMO_USERS = [
+    ("director", roles.DIRECTOR),
+    ("floor", roles.FLOOR),
+    ("desk", roles.DESK),
+    ("deckprep", roles.DECK_PREP),
+]
 
 
 def _users() -> list[tuple[str, str, str]]:

@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
+from functools import wraps
+
 from django.contrib.auth.decorators import user_passes_test
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 
 from config.permissions import is_staff
 
+from ..roles import may
+
 # The console is for active staff; anyone else is sent to the sign-in page.
 staff_member_required = user_passes_test(is_staff, login_url="login")
+
+
+def console_can(capability: str):
+    """Staff whose role opens this console area (``screens.roles.CAPABILITIES``); others get 403."""
+
+    def decorate(view):
+        @staff_member_required
+        @wraps(view)
+        def checked(request, *args, **kwargs):
+            if not may(request.user, capability):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        return checked
+
+    return decorate
 
 
 def error_text(exc) -> str:

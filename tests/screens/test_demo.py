@@ -29,13 +29,15 @@ def test_demo_users_are_separate_roles_and_none_is_a_superuser():
     from django.contrib.auth import get_user_model
 
     demo = load_demo()
-    assert [username for _role, username, _password in demo.users] == ["director", "floor", "deckprep"]
+    assert [username for _role, username, _password in demo.users] == ["director", "floor", "desk", "deckprep"]
     users = {
-        u.username: u for u in get_user_model().objects.filter(username__in=["director", "floor", "deckprep"])
+        u.username: u
+        for u in get_user_model().objects.filter(username__in=["director", "floor", "desk", "deckprep"])
     }
     assert not any(u.is_superuser for u in users.values())
     assert [g.name for g in users["director"].groups.all()] == ["Director"]
     assert [g.name for g in users["floor"].groups.all()] == ["Floor"]
+    assert [g.name for g in users["desk"].groups.all()] == ["Registration desk"]
     assert [g.name for g in users["deckprep"].groups.all()] == ["Deck prep"]
     # Separation of duties: the director and the floor never see a running hand's deck; deck prep
     # sees it but is not staff (no console, no writes).
@@ -43,6 +45,9 @@ def test_demo_users_are_separate_roles_and_none_is_a_superuser():
     assert users["floor"].is_staff and users["floor"].has_perm("dealing.change_hand")
     assert not users["floor"].has_perm("dealing.view_deck")
     assert users["deckprep"].has_perm("dealing.view_deck") and not users["deckprep"].is_staff
+    # The registration desk is staff (the desk page) but may change no hand and see no deck.
+    assert users["desk"].is_staff and not users["desk"].has_perm("dealing.change_hand")
+    assert not users["desk"].has_perm("dealing.view_deck")
     for _role, username, password in demo.users:
         assert authenticate(username=username, password=password) is not None
 
