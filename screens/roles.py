@@ -16,6 +16,8 @@ from __future__ import annotations
 from django.contrib.auth.models import Group, Permission
 from django.utils.translation import gettext_lazy as _
 
+from config.permissions import is_staff
+
 DIRECTOR = "Director"
 FLOOR = "Floor"
 DECK_PREP = "Deck prep"
@@ -80,8 +82,6 @@ CAPABILITIES: dict[str, frozenset[str]] = {
 
 def roles_of(user) -> set[str]:
     """The console roles of a staff user (empty for anyone else)."""
-    from config.permissions import is_staff
-
     if not is_staff(user):
         return set()
     cached = getattr(user, "_console_roles", None)

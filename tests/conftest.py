@@ -22,6 +22,25 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
         db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
 
 
+@pytest.fixture(autouse=True)
+def _shipped_templates(request):
+    """The blind-structure templates a data migration ships, present in every test that uses the
+    database: a transactional test's flush deletes them for the tests that run after it on the same
+    worker (tests of one file share a worker: ``--dist loadfile``)."""
+    marker = request.node.get_closest_marker("django_db")
+    transactional = (marker is not None and marker.kwargs.get("transaction")) or (
+        "transactional_db" in request.fixturenames or "live_server" in request.fixturenames
+    )
+    if transactional or (marker is None and "db" not in request.fixturenames):
+        return
+    request.getfixturevalue("db")
+    from tournaments.models import BlindStructure, Level
+    from tournaments.structures import install_templates, templates
+
+    if BlindStructure.objects.filter(is_template=True).count() < len(templates()):
+        install_templates(BlindStructure, Level)
+
+
 # --- who is asking ---------------------------------------------------------------------------------
 # No passwords: hashing is slow, and the tests sign in with force_login / force_authenticate.
 

@@ -1,0 +1,138 @@
+"""Where one dealer input's server time goes, in process: the HTTP request (the full middleware
+stack, a paired tablet's token) and the table snapshot that the input's change pushes, at a big
+event's size. Prints wall and CPU milliseconds and queries per kind of input, then a profile.
+
+    DATABASE_URL=postgres://… .venv/bin/python tests/bench/profile_input.py [--tables 1250] [--inputs 300]
+
+The event is built once through the product's services (tests/bench/load_build.py) and reused by
+later runs against the same database. Figures are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import os
+import pstats
+import random
+import statistics
+import sys
+import time
+import uuid
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tables", type=int, default=1250)
+    parser.add_argument("--inputs", type=int, default=300)
+    parser.add_argument("--profile", type=int, default=25, help="rows of the profile to print")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    os.environ.setdefault("DEBUG", "0")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from dealing.models import Hand
+    from screens import snapshots
+    from screens.models import Device
+    from tables.models import Table
+    from tests.bench.load_build import build_event
+    from tests.bench.load_http import choose_action
+    from tournaments.models import Tournament
+
+    call_command("migrate", interactive=False, verbosity=0)
+    get_user_model().objects.get_or_create(username="bench", defaults={"is_staff": True, "is_superuser": True})
+    name = f"Profile {args.tables}"
+    tournament = Tournament.objects.filter(name=name, status=Tournament.Status.RUNNING).first()
+    if tournament is None:
+        started = time.perf_counter()
+        event = build_event(name=name, tables=args.tables, seats=8, clocks=0)
+        tournament = Tournament.objects.get(pk=event.tournament_id)
+        tokens = event.tablet_tokens
+        print(f"built {args.tables} tables in {time.perf_counter() - started:.0f} s")
+        with open(f"/tmp/profile-{args.tables}-tokens.json", "w") as out:
+            json.dump({str(k): v for k, v in tokens.items()}, out)
+    else:
+        with open(f"/tmp/profile-{args.tables}-tokens.json") as source:
+            tokens = {int(k): v for k, v in json.load(source).items()}
+    assert Device.objects.filter(revoked_at__isnull=True).exists()
+    rng = random.Random(args.seed)
+    table_ids = sorted(tokens)[: max(20, args.inputs // 15)]
+    client = Client()
+    figures: dict[str, list[tuple[float, float, int]]] = {}
+
+    def post(table_id: int) -> str:
+        hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
+        auth = {"HTTP_AUTHORIZATION": f"Device {tokens[table_id]}"}
+        if hand is None or hand.status != Hand.Status.RUNNING:
+            kind, path = "deal", "/api/hands/"
+            body = {"table": table_id, "client_action_id": str(uuid.uuid4())}
+        else:
+            state = snapshots.hand_payload(hand)["state"]
+            path = f"/api/hands/{hand.pk}/actions/"
+            if state.get("phase") == "face_up" or state.get("deal_next"):
+                kind = "run_out"
+                body = {"type": "face_up" if state.get("phase") == "face_up" else "deal"}
+            else:
+                options = state["options"]
+                action, amount = choose_action(options, rng, 0.6, 0.3)
+                kind = "action"
+                body = {"type": "action", "seat": options["seat"], "action": action}
+                if amount is not None:
+                    body["amount"] = amount
+            body |= {"client_action_id": str(uuid.uuid4()), "expected_seq": hand.state_seq}
+        wall, cpu = time.perf_counter(), time.process_time()
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(path, json.dumps(body), content_type="application/json", **auth)
+        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        if response.status_code not in (200, 201):
+            kind = f"HTTP {response.status_code}"
+        elif kind != "deal" and response.json()["hand"]["status"] != "running":
+            kind = "end"
+        figures.setdefault(kind, []).append((wall, cpu, len(queries)))
+        wall, cpu = time.perf_counter(), time.process_time()
+        with CaptureQueriesContext(connection) as queries:
+            snapshots.table_snapshot(table_id)
+        figures.setdefault(f"snapshot after {kind}", []).append(
+            (time.perf_counter() - wall, time.process_time() - cpu, len(queries))
+        )
+        return kind
+
+    for table_id in table_ids:  # warm: every table with a hand under way
+        post(table_id)
+    figures.clear()
+    profile = cProfile.Profile()
+    profile.enable()
+    for i in range(args.inputs):
+        post(table_ids[i % len(table_ids)])
+    profile.disable()
+    print(f"{args.tables} tables, {args.inputs} inputs over {len(table_ids)} tables ({connection.vendor})")
+    print(f"{'':24} {'count':>6} {'wall ms':>8} {'cpu ms':>8} {'queries':>8}")
+    for kind, rows in sorted(figures.items()):
+        wall = statistics.median(r[0] for r in rows) * 1000
+        cpu = statistics.median(r[1] for r in rows) * 1000
+        queries = statistics.median(r[2] for r in rows)
+        print(f"{kind:24} {len(rows):6} {wall:8.2f} {cpu:8.2f} {queries:8.0f}")
+    out = io.StringIO()
+    pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(args.profile)
+    print(out.getvalue())
+    out = io.StringIO()
+    pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(args.profile)
+    print(out.getvalue())
+    _ = Table
+
+
+if __name__ == "__main__":
+    main()
