@@ -12,10 +12,17 @@ services touch it:
 Messages carry no state: the consumers build a versioned snapshot, so a dropped, duplicated or
 reordered message never shows a wrong state (channels-redis drops messages past a channel's
 capacity; clients ignore any version not newer than the one they show).
+
+One exception saves the rebuild of a table after every dealer input: a change that touches only one
+part of what a screen shows may carry that part as a ``patch``, with the version it produced. A
+server applies it only on top of exactly the version before (the last snapshot it built or patched);
+anything else (a lost message, another change in between) builds the snapshot as usual. A second
+change of the same group in the same transaction drops the patch: it no longer says all that changed.
 """
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable
 
@@ -24,6 +31,8 @@ from channels.layers import get_channel_layer
 from django.db import transaction
 
 from config.on_commit import already_queued, once_after_commit
+
+logger = logging.getLogger(__name__)
 
 STATE_CHANGED = {"type": "state.changed"}
 DEVICE_REVOKED = {"type": "device.revoked"}
@@ -62,19 +71,47 @@ def send_now(group: str, message: dict) -> None:
         async_to_sync(layer.group_send)(group, message)
 
 
-def changed(group: str, *, bump: Callable[[], object] | None = None, scope: str = "") -> None:
+def changed(
+    group: str,
+    *,
+    bump: Callable[[], object] | None = None,
+    scope: str = "",
+    patch: Callable[[int], dict] | None = None,
+) -> None:
     """``group``'s state changed in the current transaction: bump its version once, announce it once.
 
     Each announcement carries a random ``id``, the same for every socket of the group, so a server
     builds the snapshot once however many of its sockets receive it (``screens.snapshot_hub``).
     ``scope`` says what changed when a group's sockets show more than one thing (the tablets: what they
-    show of the tournament, or each one's table too); one message per group and scope."""
+    show of the tournament, or each one's table too); one message per group and scope.
+
+    ``patch``: this change is all that changes, and ``patch(version)`` (called after the commit with
+    what ``bump`` returned, the new version) gives the part that changed (see the module's note)."""
     message = {**STATE_CHANGED, **({"scope": scope} if scope else {})}
-    once_after_commit(
-        ("live", group, scope) if scope else ("live", group),
-        lambda: send_now(group, {**message, "id": secrets.token_hex(8)}),
-        first=bump,
-    )
+    key = ("live", group, scope) if scope else ("live", group)
+    patches = transaction.get_connection().__dict__.setdefault("live_patches", {})
+    if already_queued(key):
+        patches[key] = None  # a second change in this transaction: the first one's patch is not all
+        return
+    patches[key] = patch
+    bumped: dict = {}
+
+    def first():
+        if bump is not None:
+            bumped["version"] = bump()
+
+    def send():
+        detail = patches.pop(key, None)
+        version = bumped.get("version")
+        extra = {}
+        if detail is not None and isinstance(version, int):
+            try:
+                extra = {"patch": detail(version)}
+            except Exception:  # never lose the announcement: without a patch the screens rebuild
+                logger.exception("patch for %s not built", group)
+        send_now(group, {**message, "id": secrets.token_hex(8), **extra})
+
+    once_after_commit(key, send, first=first)
 
 
 def changed_many(groups: list[str], *, bump: Callable[[list[str]], object] | None = None) -> None:

@@ -67,6 +67,14 @@ def _hand(pk) -> Hand:
     return get_object_or_404(Hand.objects.select_related("table", "table__tournament"), pk=pk)
 
 
+def _viewer(request):
+    """Who the answer is for: a paired tablet is never the deck-prep role, so its permissions are
+    not read (two queries per input); a person's are."""
+    if getattr(getattr(request, "auth", None), "may_operate_table", None) is not None:
+        return None
+    return request.user
+
+
 def _device(request) -> str:
     """The device label recorded with an input: only ever the paired device's own, from its token
     (``Authorization: Device …``). A person signed in is recorded as the actor, never as a device."""
@@ -123,7 +131,7 @@ class HandListView(APIView):
         replayed = hand.replayed
         hand = _hand(hand.pk)
         return Response(
-            s.hand_data(hand, request.user),
+            s.hand_data(hand, _viewer(request), seq=None if replayed else hand.state_seq),
             status=status.HTTP_200_OK if replayed else status.HTTP_201_CREATED,
         )
 
@@ -204,7 +212,7 @@ class ActionView(APIView):
     )
     def post(self, request, pk):
         data = _valid(s.InputSerializer, request)
-        hand = _hand(pk)
+        hand = getattr(self, "permission_hand", None) or _hand(pk)
         body = {k: data[k] for k in ("type", "seat", "action", "amount", "cards") if k in data}
         try:
             result = services.apply_input(
@@ -219,15 +227,16 @@ class ActionView(APIView):
             if exc.code == "stale":  # the tablet gets the current state to redraw from
                 exc.extra["hand"] = s.hand_data(_hand(pk), request.user)
             raise
-        hand = _hand(pk)
-        rows = list(result.events)
+        # The hand as the input left it (the service's locked row, with its views just stored).
+        hand = result.hand
+        viewer = _viewer(request)
         return Response(
             {
                 "replayed": result.replayed,
                 "first_seq": result.first_seq,
                 "last_seq": result.last_seq,
-                "events": s.events_data(hand, rows, request.user),
-                "hand": s.hand_data(hand, request.user),
+                "events": s.events_data(hand, list(result.events), viewer),
+                "hand": s.hand_data(hand, viewer, seq=None if result.replayed else result.last_seq),
             }
         )
 

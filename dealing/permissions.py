@@ -36,7 +36,10 @@ def request_table_id(request, view) -> int | None:
     if "table_id" in kwargs:
         return int(kwargs["table_id"])
     if "pk" in kwargs:
-        return Hand.objects.filter(pk=kwargs["pk"]).values_list("table_id", flat=True).first()
+        # Read with what the view needs next, and kept on the view: the input's view does not read it again.
+        hand = Hand.objects.select_related("table", "table__tournament").filter(pk=kwargs["pk"]).first()
+        view.permission_hand = hand
+        return hand.table_id if hand is not None else None
     table = request.data.get("table") if hasattr(request, "data") and isinstance(request.data, dict) else None
     try:
         return int(table) if table is not None else None

@@ -324,10 +324,12 @@ def sees_secrets(hand: Hand, user) -> bool:
     return hand.is_over or can_view_deck(user)
 
 
-def hand_data(hand: Hand, user) -> dict:
-    """The hand as this user may see it now: the secrets are read only for those who may see them."""
+def hand_data(hand: Hand, user, *, seq: int | None = None) -> dict:
+    """The hand as this user may see it now: the secrets are read only for those who may see them.
+
+    ``seq``: the hand's last event, when the caller just wrote it (no read to check the views)."""
     secret = sees_secrets(hand, user)
-    state = services.full_view(hand) if secret else services.public_view(hand)
+    state = services.full_view(hand) if secret else services.public_view(hand, seq=seq)
     return {
         "id": hand.pk,
         "tournament": hand.table.tournament_id,

@@ -97,13 +97,35 @@ def _is_view(state) -> bool:
     return isinstance(state, dict) and isinstance(state.get("players"), list) and "phase" in state
 
 
-def public_view(hand: Hand) -> dict:
+def public_view(hand: Hand, *, seq: int | None = None) -> dict:
     """The public view of the hand (no seed, deck, burn or unshown hole card), from the cache on the
-    hand row; a missing, stale or unreadable cache is rebuilt from the events and stored again."""
-    seq = last_seq(hand)
+    hand row; a missing, stale or unreadable cache is rebuilt from the events and stored again.
+
+    ``seq``: the log's last event, when the caller knows it (it just wrote it): no read to check."""
+    seq = last_seq(hand) if seq is None else seq
     if _is_view(hand.state) and hand.state_seq == seq:
         return hand.state
     return _refresh_views(hand, seq)["public"]
+
+
+def public_hand(hand: Hand, *, seq: int | None = None) -> dict:
+    """A hand as any screen may see it: the public view (no unshown hole cards, no seed, no deck, no
+    burns), its last event number (the tablet's ``expected_seq``) and commitment."""
+    view = public_view(hand, seq=seq)
+    return {
+        "id": hand.pk,
+        "number": hand.number,
+        "status": hand.status,
+        "deal_mode": hand.deal_mode,
+        "seq": hand.state_seq,
+        "seed_commitment": hand.seed_commitment,
+        # Who was dealt in at each seat: a tablet shows a seat's hand data only while the same player
+        # sits there (after a move between hands the seat is someone else's).
+        "entries": {seat: data["entry"] for seat, data in (hand.seats or {}).items()},
+        "state": view,
+        # Hand-for-hand: the all-in's run-out waits for the floor's release (R8.6, TDA RP-8F).
+        "hold": runout_hold(hand, view=view),
+    }
 
 
 def full_view(hand: Hand) -> dict:
@@ -151,7 +173,8 @@ def _lock_hand(hand_id: int) -> Hand:
     )
 
 
-def _check_can_deal(tournament, table) -> None:
+def _check_can_deal(tournament, table, last: Hand | None) -> None:
+    """``table``: read under its lock just now; ``last``: its last hand (the only one that can run)."""
 
     status = tournament.status
     if status == Tournament.Status.ON_BREAK:
@@ -169,11 +192,11 @@ def _check_can_deal(tournament, table) -> None:
         raise HandConflict(
             _("The clock is paused: no new hand until it runs again."), code="paused", rule="R8.2"
         )
-    if Hand.objects.filter(table=table, status=Hand.Status.RUNNING).exists() or table.hand_in_progress:
+    if (last is not None and last.status == Hand.Status.RUNNING) or table.hand_in_progress:
         raise HandConflict(
             _("A hand is still running at this table: finish or void it first."), code="hand_running"
         )
-    reason = halted_reason(table)
+    reason = halted_reason(table, current=True)
     if reason:
         raise HandConflict(reason, code="table_halted")
     reason = hand_for_hand.waiting_reason(table)
@@ -194,9 +217,17 @@ def _dealt_in(table) -> list:
     ]
 
 
-def _positions(table, seat_numbers: list[int]) -> engine_positions.Positions:
-    """Button and blinds by the dead-button rule (R3.5, R3.6), from the table's last hand."""
-    last_voided = Hand.objects.filter(table=table).order_by("-number").first()
+def _last_hand(table) -> Hand | None:
+    return Hand.objects.filter(table=table).order_by("-number").first()
+
+
+_UNREAD = object()
+
+
+def _positions(table, seat_numbers: list[int], last=_UNREAD) -> engine_positions.Positions:
+    """Button and blinds by the dead-button rule (R3.5, R3.6), from the table's last hand (``last``,
+    when the caller has read it)."""
+    last_voided = _last_hand(table) if last is _UNREAD else last
     if last_voided is not None and last_voided.status == Hand.Status.VOIDED:
         # A misdeal is redealt with the same positions when the same players are in.
         config = last_voided.config
@@ -209,7 +240,10 @@ def _positions(table, seat_numbers: list[int]) -> engine_positions.Positions:
         if button not in seat_numbers:
             button = secrets.choice(seat_numbers)  # no drawn button: draw one among the players
         return engine_positions.first_hand(seat_numbers, button)
-    previous = Hand.objects.filter(table=table, status=Hand.Status.FINISHED).order_by("-number").first()
+    if last_voided is not None and last_voided.status == Hand.Status.FINISHED:
+        previous = last_voided
+    else:
+        previous = Hand.objects.filter(table=table, status=Hand.Status.FINISHED).order_by("-number").first()
     if previous is not None and previous.config.get("big_blind_seat") == table.big_blind_seat:
         small_blind = previous.config.get("small_blind_seat")
     else:
@@ -244,16 +278,17 @@ def _player_labels(seats) -> dict[int, str]:
     return labels
 
 
-def build_config(tournament, table, seats, *, deal_mode: str) -> dict:
+def build_config(tournament, table, seats, *, deal_mode: str, last=_UNREAD) -> dict:
     """The engine config for the next hand at ``table`` from the real state."""
 
     level = level_for_next_hand(tournament)  # R8.2
     numbers = [seat.number for seat in seats]
-    positions = _positions(table, numbers)
+    positions = _positions(table, numbers, last)
     labels = _player_labels(seats)
     fixed = tournament.betting == Betting.FIXED_LIMIT
     # R5.1: the fixed-limit cap is lifted only once the whole tournament is down to two players.
-    players_left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    # Counted only in fixed limit, the one betting it changes.
+    players_left = tournament.entries.filter(status=Entry.Status.ACTIVE).count() if fixed else None
     return {
         "game": tournament.game,
         "betting": tournament.betting,
@@ -374,8 +409,10 @@ def start_next_hand(
                 _check_blinds(started.hand.config, expected_blinds)
                 started.hand.replayed = True
                 return started.hand
-        tournament = Tournament.objects.get(pk=table.tournament_id)
-        _check_can_deal(tournament, table)
+        tournament = Tournament.objects.select_related("structure").get(pk=table.tournament_id)
+        table.tournament = tournament  # no second read of it below
+        last = _last_hand(table)
+        _check_can_deal(tournament, table, last)
         seats = _dealt_in(table)
         if len(seats) < 2:
             raise HandConflict(
@@ -385,11 +422,10 @@ def start_next_hand(
                 params={"players": len(seats)},
             )
         if deal_mode is None:
-            previous = Hand.objects.filter(table=table).order_by("-number").first()
-            deal_mode = previous.deal_mode if previous is not None else Hand.DealMode.SEEDED
+            deal_mode = last.deal_mode if last is not None else Hand.DealMode.SEEDED
         if deal_mode not in Hand.DealMode.values:
             raise HandRuleError(_("deal_mode must be 'seeded' or 'entered'."), code="bad_deal_mode")
-        config = build_config(tournament, table, seats, deal_mode=deal_mode)
+        config = build_config(tournament, table, seats, deal_mode=deal_mode, last=last)
         _check_blinds(config, expected_blinds)
         number = _next_number(table)
         seed = None
@@ -435,7 +471,7 @@ def start_next_hand(
             digest="start",
             client_action_id=client_action_id or None,
         )
-        hand_started(table, halt_checked=True)
+        hand_started(table, halt_checked=True, locked=True)
         _store_snapshot(hand, engine, len(engine.events) - 1)
         table_changed(table.pk)
         if engine.done:  # everybody all-in on the blinds: the hand plays itself out
@@ -578,7 +614,11 @@ def apply_input(
         )
         end = current + len(new_rows)
         _store_snapshot(hand, engine, end)
-        table_changed(hand.table_id)
+        if engine.done:
+            table_changed(hand.table_id)
+        else:
+            # Only the hand moved on: its tablet's servers patch the table's last snapshot with it.
+            table_changed(hand.table_id, patch=lambda version: _hand_patch(hand, end, version))
         if engine.runout:
             # The director console shows the all-ins and their equity street by street.
             tournament_changed(hand.table.tournament_id)
@@ -587,6 +627,11 @@ def apply_input(
         else:
             hand_cache.keep_after_commit(hand.pk, end, engine)
         return ActionResult(hand, current + 1, end, events=new_rows)
+
+
+def _hand_patch(hand: Hand, seq: int, table_version: int) -> dict:
+    """What a table's snapshot changes to after an input in the middle of a hand (``config.live``)."""
+    return {"table_version": table_version, "hand": public_hand(hand, seq=seq)}
 
 
 # ---------------------------------------------------------------- the end of a hand
@@ -604,9 +649,9 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
     for seat, entry_id in sorted(entry_ids.items()):
         entry = entries[entry_id]
         entry.chips = stacks[seat]
-        entry.save(update_fields=["chips"])
         if entry.chips == 0:
             busts.append((entry, hand.seats[str(seat)]["chips"]))
+    Entry.objects.bulk_update([entries[entry_id] for entry_id in entry_ids.values()], ["chips"])
     hand.status = Hand.Status.FINISHED
     hand.finished_at = timezone.now()
     hand.result = engine.result()

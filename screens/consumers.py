@@ -233,7 +233,12 @@ class TableConsumer(LiveConsumer):
     async def state_changed(self, message):
         scope = message.get("scope")
         if not scope:  # this table's group
-            hub().changed(self.snapshot_key, message.get("id"))
+            if isinstance(message.get("patch"), dict):  # an input in the middle of the hand
+                hub().patched(
+                    self.snapshot_key, message.get("id"), message["patch"], snapshots.patched_table_snapshot
+                )
+            else:
+                hub().changed(self.snapshot_key, message.get("id"))
             return
         hub().changed(("tablets", self.tournament_id), message.get("id"))
         if scope == live.TABLETS_EVERY_TABLE:

@@ -445,25 +445,8 @@ def current_level_payload(tournament: Tournament, levels: list | None = None) ->
 
 
 def hand_payload(hand) -> dict | None:
-    """A hand as any screen may see it: the dealing app's public view (no unshown hole cards, no
-    seed, no deck, no burns), its last event number (the tablet's ``expected_seq``) and commitment."""
-    if hand is None:
-        return None
-    view = dealing_services.public_view(hand)
-    return {
-        "id": hand.pk,
-        "number": hand.number,
-        "status": hand.status,
-        "deal_mode": hand.deal_mode,
-        "seq": hand.state_seq,
-        "seed_commitment": hand.seed_commitment,
-        # Who was dealt in at each seat: a tablet shows a seat's hand data only while the same player
-        # sits there (after a move between hands the seat is someone else's).
-        "entries": {seat: data["entry"] for seat, data in (hand.seats or {}).items()},
-        "state": view,
-        # Hand-for-hand: the all-in's run-out waits for the floor's release (R8.6, TDA RP-8F).
-        "hold": dealing_services.runout_hold(hand, view=view),
-    }
+    """A hand as any screen may see it (the dealing app decides what that is)."""
+    return None if hand is None else dealing_services.public_hand(hand)
 
 
 def hand_for_hand_wait(table) -> str:
@@ -527,7 +510,7 @@ def table_data(table) -> dict:
             "big_blind_seat": table.big_blind_seat,
             "hand_in_progress": table.hand_in_progress,
             # Only read between hands (the tablet shows it before "Deal"), so inputs mid-hand skip it.
-            "halted_reason": "" if table.hand_in_progress else str(halted_reason(table) or ""),
+            "halted_reason": "" if table.hand_in_progress else str(halted_reason(table, current=True) or ""),
             # The next hand's button and blinds, shown before it is dealt (the first hand's too).
             "next_positions": None if table.hand_in_progress else dealing_services.next_hand_positions(table),
         },
@@ -556,7 +539,27 @@ def table_snapshot(table_id: int) -> dict:
     # The tournament part inside is at least this new: a "tablets" snapshot of an older version
     # does not replace it on the tablet (static/live/tablet.js).
     data["tournament_version"] = tournament_version
+    data["table_version"] = table_version
     return envelope("table", table_version + tournament_version, data)
+
+
+def patched_table_snapshot(snapshot: dict, patch: dict) -> dict | None:
+    """The table snapshot after an input in the middle of its hand: ``snapshot`` (the last one built)
+    with the hand that ``patch`` carries, or None when the patch does not follow it exactly (a change
+    in between, or another hand): then the snapshot is built again."""
+    data = snapshot.get("data") or {}
+    hand, new_hand = data.get("hand"), patch.get("hand")
+    if (
+        snapshot.get("kind") != "table"
+        or not isinstance(new_hand, dict)
+        or not isinstance(hand, dict)
+        or hand.get("id") != new_hand.get("id")
+        or data.get("table_version") is None
+        or patch.get("table_version") != data["table_version"] + 1
+    ):
+        return None
+    version = patch["table_version"] + data["tournament_version"]
+    return envelope("table", version, {**data, "table_version": patch["table_version"], "hand": new_hand})
 
 
 def tablets_data(tournament: Tournament, levels: list | None = None) -> dict:

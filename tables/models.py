@@ -6,7 +6,7 @@ numbers 1..8 (R2.7). Who sits where changes only through ``tables.services``.
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import connection, models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
@@ -233,13 +233,24 @@ class Move(models.Model):
         return f"{self.entry} -> {self.to_table.number}/{self.to_seat} ({self.reason})"
 
 
-def table_changed(table_id: int) -> None:
+def _bump_version(table_id: int) -> int | None:
+    """Add one to the table's version and return the new one (one statement: ``RETURNING``)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'UPDATE "{Table._meta.db_table}" SET "version" = "version" + 1 WHERE "id" = %s RETURNING "version"',
+            [table_id],
+        )
+        row = cursor.fetchone()
+    return row[0] if row else None
+
+
+def table_changed(table_id: int, *, patch=None) -> None:
     """A table's hand, seats or moves changed in this transaction: its version goes up once and its
-    tablet hears of it once, after the commit."""
-    live.changed(
-        live.table_group(table_id),
-        bump=lambda: Table.objects.filter(pk=table_id).update(version=F("version") + 1),
-    )
+    tablet hears of it once, after the commit.
+
+    ``patch(version)``: only the running hand changed, and this gives the snapshot's new hand part
+    (``config.live``: the tablets' servers apply it instead of rebuilding the table)."""
+    live.changed(live.table_group(table_id), bump=lambda: _bump_version(table_id), patch=patch)
 
 
 def tables_changed(table_ids) -> None:

@@ -498,14 +498,17 @@ def dealt_in_next_hand(table: Table, seat: Seat) -> bool:
     return _table_state(table).next_big_blind_seat() == seat.number
 
 
-def halted_reason(table: Table) -> str | None:
+def halted_reason(table: Table, *, current: bool = False) -> str | None:
     """Why this table must not deal its next hand now (R8.3-R8.5), as a message, or None.
 
     Asked before every hand and by every table snapshot between hands, so it reads this table's seats
     and two figures about the field (the most players at an active table, and how many are seated), not
     the whole seating: the whole field is built only when the players left could fit at one table.
+
+    ``current``: the caller has just read the table (under its lock), so it is not read again.
     """
-    table = Table.objects.get(pk=table.pk)
+    if not current:
+        table = Table.objects.select_related("tournament").get(pk=table.pk)
     if table.status == Table.Status.BROKEN:
         if Seat.objects.filter(table=table, entry__isnull=False).exists():
             return str(HALT_MESSAGES["breaking"])
@@ -537,6 +540,7 @@ def hand_started(
     button_seat: int | None = None,
     big_blind_seat: int | None = None,
     halt_checked: bool = False,
+    locked: bool = False,
     actor=None,
 ) -> Table:
     """A hand is being dealt at this table: balancing leaves it alone until ``hand_finished`` (R8.3).
@@ -545,7 +549,9 @@ def hand_started(
     Only the table row is locked (the dealing service holds it already): balancing locks the
     tournament and then the tables, so it waits for this hand to start and then leaves the table alone.
     """
-    table = Table.objects.select_for_update().get(pk=table.pk)
+    # ``locked``: the caller read the table under its lock in this transaction (the dealing service).
+    if not locked:
+        table = Table.objects.select_for_update().get(pk=table.pk)
     if table.hand_in_progress:
         raise StateError(
             _("A hand is already in progress at %(table)s.") % {"table": table}, code="hand_in_progress"

@@ -127,3 +127,100 @@ async def test_a_refresh_sends_the_last_build_while_the_version_stands_and_rebui
     newer = await ws.receive_json_from(timeout=2)
     assert newer["version"] == first["version"] + 1 and builds == [tables[0].pk]
     await ws.disconnect()
+
+
+def _deal_and_options(table):
+    from dealing import services as dealing
+
+    hand = dealing.start_next_hand(table)
+    return hand, dealing.public_view(hand)["options"]
+
+
+def _act(hand, options):
+    """The player to act calls (or checks): an input in the middle of the hand."""
+    from dealing import services as dealing
+
+    hand.refresh_from_db()
+    action = "call" if "call" in options["actions"] else "check"
+    dealing.apply_input(
+        hand, {"type": "action", "seat": options["seat"], "action": action}, expected_seq=hand.state_seq
+    )
+    hand.refresh_from_db()
+    return hand, dealing.public_view(hand)["options"]
+
+
+def _same_but_time(a: dict, b: dict) -> bool:
+    return {**a, "server_time": 0} == {**b, "server_time": 0}
+
+
+async def test_an_input_in_the_middle_of_a_hand_reaches_the_tablet_as_a_patch_equal_to_a_full_build(
+    monkeypatch,
+):
+    """Event scale: after each dealer input only the hand changed, so the tablet's server applies the
+    hand that the announcement carries to its last snapshot instead of rebuilding the table (its
+    seats, moves, level, floor calls: eight reads) — and what the tablet gets is exactly what a full
+    build gives."""
+    tournament, tables = await setup(players=12)
+    table = tables[0]
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
+    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
+    await ws.receive_json_from(timeout=2)
+    hand, options = await database_sync_to_async(_deal_and_options)(table)
+    dealt = await ws.receive_json_from(timeout=2)  # the deal itself: a full build (seats, positions)
+    assert dealt["data"]["hand"]["id"] == hand.pk
+    builds = []
+    real = snapshots.table_snapshot
+    monkeypatch.setattr(snapshots, "table_snapshot", lambda pk: builds.append(pk) or real(pk))
+    seen = dealt
+    for _ in range(3):
+        hand, options = await database_sync_to_async(_act)(hand, options)
+        update = await ws.receive_json_from(timeout=2)
+        assert update["version"] == seen["version"] + 1
+        assert update["data"]["hand"]["seq"] == hand.state_seq
+        full = await database_sync_to_async(real)(table.pk)
+        assert _same_but_time(update, full)
+        seen = update
+    assert builds == []  # three inputs, no rebuild
+    await ws.disconnect()
+
+
+async def test_a_patch_that_does_not_follow_the_last_snapshot_rebuilds_the_table(monkeypatch):
+    """A lost announcement (the layer drops messages past a channel's capacity) leaves a gap in the
+    versions: the next input's patch does not follow the last snapshot, so the table is built again
+    and the tablet still shows the hand as it stands."""
+    tournament, tables = await setup(players=12)
+    table = tables[0]
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
+    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
+    await ws.receive_json_from(timeout=2)
+    hand, options = await database_sync_to_async(_deal_and_options)(table)
+    await ws.receive_json_from(timeout=2)
+    from config import live
+
+    real_send = live.send_now
+    monkeypatch.setattr(live, "send_now", lambda group, message: None)  # this input's message is lost
+    hand, options = await database_sync_to_async(_act)(hand, options)
+    assert await ws.receive_nothing(timeout=0.3)
+    monkeypatch.setattr(live, "send_now", real_send)
+    builds = []
+    real = snapshots.table_snapshot
+    monkeypatch.setattr(snapshots, "table_snapshot", lambda pk: builds.append(pk) or real(pk))
+    hand, options = await database_sync_to_async(_act)(hand, options)
+    update = await ws.receive_json_from(timeout=2)
+    assert builds == [table.pk]
+    assert update["data"]["hand"]["seq"] == hand.state_seq
+    assert _same_but_time(update, await database_sync_to_async(real)(table.pk))
+    await ws.disconnect()
+
+
+async def test_a_patch_applies_only_on_top_of_the_version_just_before_and_the_same_hand():
+    base = snapshots.envelope(
+        "table", 15, {"table_version": 10, "tournament_version": 5, "hand": {"id": 3, "seq": 7}, "seats": []}
+    )
+    patched = snapshots.patched_table_snapshot(base, {"table_version": 11, "hand": {"id": 3, "seq": 8}})
+    assert patched["version"] == 16 and patched["data"]["hand"]["seq"] == 8
+    assert patched["data"]["seats"] == [] and patched["data"]["table_version"] == 11
+    assert snapshots.patched_table_snapshot(base, {"table_version": 12, "hand": {"id": 3}}) is None  # a gap
+    assert snapshots.patched_table_snapshot(base, {"table_version": 11, "hand": {"id": 4}}) is None  # new hand
+    no_hand = snapshots.envelope("table", 15, {"table_version": 10, "tournament_version": 5, "hand": None})
+    assert snapshots.patched_table_snapshot(no_hand, {"table_version": 11, "hand": {"id": 3}}) is None

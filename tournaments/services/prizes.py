@@ -9,8 +9,10 @@ from ..selectors import payout_table
 
 def recompute_prizes(tournament: Tournament) -> None:
     """Each placed entry's prize from the current table; shared places split their prizes (R8.6)."""
-    amounts = payout_table(tournament)
     placed = list(tournament.entries.filter(place__isnull=False).order_by("place", "pk"))
+    # The table is worked out only when someone holds a place: a registration before the first bust
+    # (10,000 of them at a big event) costs two small reads, not a payout table of the whole field.
+    amounts = payout_table(tournament) if placed else []
     changed = []
     groups: dict[tuple[int, int], list[Entry]] = {}
     for entry in placed:
