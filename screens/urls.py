@@ -6,6 +6,7 @@ from django.urls import path
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
 
 from .views import (
+    account,
     clock,
     console,
     console_break,
@@ -51,6 +52,7 @@ urlpatterns = [
     path("pair/<str:code>/", pairing.pair, name="pair-code"),
     path("screen/<str:token>/", pairing.demo_screen, name="demo-screen"),
     path("console/", console.console_list, name="console-list"),
+    path("console/language/", account.staff_language, name="console-staff-language"),
     path("console/new/", console_setup.tournament_new, name="console-new"),
     path("console/help/", console_help.guide, name="console-help"),
     path("console/help/<str:name>", console_help.screenshot, name="console-help-screenshot"),

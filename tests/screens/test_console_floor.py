@@ -302,3 +302,26 @@ def test_the_floor_may_not_void_entries(client, room, floor_user):
     late = services.register(room, services.player_named("Late Larry"))
     assert client.post(floor_url(room, f"entries/{late.pk}/void/"), {"reason": "x"}).status_code == 403
     assert Entry.objects.filter(pk=late.pk).exists()
+
+
+def test_a_floor_person_who_picked_italian_reads_the_floor_page_in_italian(client, room, floor_user):
+    """The language is kept on the account: the browser still asks for English."""
+    client.force_login(floor_user)
+    english = client.get(floor_url(room), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="en">' in english and "Back to the console" in english
+    response = client.post(
+        "/console/language/", {"language": "it", "next": floor_url(room)}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 302 and response["Location"] == floor_url(room)
+    page = client.get(floor_url(room), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert '<html lang="it">' in page and "Torna alla console" in page and "Back to the console" not in page
+    assert '<option value="it" lang="it" selected>' in page
+    # Another staff member's pages keep the browser's language.
+    client.force_login(_user("other-floor", roles.FLOOR))
+    assert "Back to the console" in client.get(floor_url(room), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    # Back to the browser's language; a language the event does not run in is refused and nothing kept.
+    client.force_login(floor_user)
+    assert client.post("/console/language/", {"language": "de"}).status_code == 400
+    assert floor_user.staff_language.language == "it"
+    client.post("/console/language/", {"language": ""})
+    assert "Back to the console" in client.get(floor_url(room), HTTP_ACCEPT_LANGUAGE="en").content.decode()
