@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A staff member's own console language, kept on the account, over the browser's (screens).
+    "screens.staff_language.StaffLanguageMiddleware",
     # A sign-in posted while locked out is 429 with Retry-After (config.lockout).
     "config.lockout.LoginLockoutMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

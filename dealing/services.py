@@ -723,17 +723,26 @@ def _require_reason(reason: str) -> str:
     return reason
 
 
-def void_hand(hand: Hand, *, actor, reason: str, device: str = "") -> Hand:
+def void_hand(hand: Hand, *, actor, reason: str, device: str = "", expected_seq: int | None = None) -> Hand:
     """A misdeal: the hand in progress is voided and every chip goes back where it was at the start
     (the entries' chips were never changed while it ran). The table keeps its positions, so the
-    redeal has the same button and blinds."""
+    redeal has the same button and blinds. With ``expected_seq`` (the console's floor page), a hand
+    that has moved on since the page was shown is not voided (409)."""
 
     reason = _require_reason(reason)
     with transaction.atomic():
         hand = _lock_hand(hand.pk)
         if hand.status != Hand.Status.RUNNING:
             raise HandConflict(_("Only a hand in progress can be voided."), code="hand_over")
-        seq = last_seq(hand) + 1
+        current = last_seq(hand)
+        if expected_seq is not None and expected_seq != current:
+            raise HandConflict(
+                _("The hand has moved on: reload before voiding it."),
+                code="stale",
+                params={"expected_seq": expected_seq, "seq": current},
+                extra={"seq": current},
+            )
+        seq = current + 1
         user = _user(actor)
         HandEvent.objects.create(
             hand=hand,
@@ -752,6 +761,16 @@ def void_hand(hand: Hand, *, actor, reason: str, device: str = "") -> Hand:
         _record_audit(actor, AuditAction.HAND_VOID, hand, reason, {"hand": hand.label, "seq": seq})
         table_changed(table.pk)
         return hand
+
+
+def last_input(hand: Hand, rows: list[HandEvent] | None = None) -> HandEvent | None:
+    """The input a correction would take back: the last one of the hand not already taken back."""
+    rows = rows if rows is not None else event_rows(hand)
+    retracted = eventlog.retracted_seqs(rows)
+    inputs = [
+        r for r in rows if r.request_digest and r.type in eventlog.INPUT_TYPES and r.seq not in retracted
+    ]
+    return inputs[-1] if inputs else None
 
 
 def correct_last_action(hand: Hand, *, actor, reason: str, expected_seq: int, device: str = "") -> Hand:
@@ -773,12 +792,9 @@ def correct_last_action(hand: Hand, *, actor, reason: str, expected_seq: int, de
             )
         rows = event_rows(hand)
         retracted = eventlog.retracted_seqs(rows)
-        groups = [
-            r for r in rows if r.request_digest and r.type in eventlog.INPUT_TYPES and r.seq not in retracted
-        ]
-        if not groups:
+        first = last_input(hand, rows)
+        if first is None:
             raise HandConflict(_("There is no action to correct in this hand."), code="nothing_to_correct")
-        first = groups[-1]
         end = _group_end(rows, first.seq)
         retracts = [r.seq for r in rows if first.seq <= r.seq <= end and r.seq not in retracted]
         user = _user(actor)

@@ -164,3 +164,22 @@ class FloorCall(models.Model):
         ordering = ["-called_at", "-id"]
         verbose_name = _("floor call")
         verbose_name_plural = _("floor calls")
+
+
+class StaffLanguage(models.Model):
+    """The language a staff member's console speaks, kept on their account (one of settings.LANGUAGES):
+    an Italian floor person reads the floor page in Italian whatever the browser says. No row: the
+    browser's language."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="staff_language"
+    )
+    language = models.CharField(_("language"), max_length=10)
+    changed_at = models.DateTimeField(_("changed at"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("staff language")
+        verbose_name_plural = _("staff languages")
+
+    def __str__(self):
+        return f"{self.user_id}: {self.language}"

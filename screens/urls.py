@@ -6,10 +6,12 @@ from django.urls import path
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
 
 from .views import (
+    account,
     clock,
     console,
     console_break,
     console_desk,
+    console_floor,
     console_help,
     console_results,
     console_seating,
@@ -50,6 +52,7 @@ urlpatterns = [
     path("pair/<str:code>/", pairing.pair, name="pair-code"),
     path("screen/<str:token>/", pairing.demo_screen, name="demo-screen"),
     path("console/", console.console_list, name="console-list"),
+    path("console/language/", account.staff_language, name="console-staff-language"),
     path("console/new/", console_setup.tournament_new, name="console-new"),
     path("console/help/", console_help.guide, name="console-help"),
     path("console/help/<str:name>", console_help.screenshot, name="console-help-screenshot"),
@@ -117,6 +120,42 @@ urlpatterns = [
         "console/<id:tournament_id>/seating/break-order/",
         console_seating.break_order,
         name="console-break-order",
+    ),
+    path("console/<id:tournament_id>/floor/", console_floor.floor, name="console-floor"),
+    path(
+        "console/<id:tournament_id>/floor/tables/<id:table_number>/count/",
+        console_floor.count_table,
+        name="console-floor-count",
+    ),
+    path(
+        "console/<id:tournament_id>/floor/entries/<id:entry_id>/bust/",
+        console_floor.bust,
+        name="console-floor-bust",
+    ),
+    path(
+        "console/<id:tournament_id>/floor/remove/",
+        console_floor.remove,
+        name="console-floor-remove",
+    ),
+    path(
+        "console/<id:tournament_id>/floor/entries/<id:entry_id>/undo-bust/",
+        console_floor.undo_bust,
+        name="console-floor-undo-bust",
+    ),
+    path(
+        "console/<id:tournament_id>/floor/entries/<id:entry_id>/void/",
+        console_floor.void_entry,
+        name="console-floor-void-entry",
+    ),
+    path(
+        "console/<id:tournament_id>/floor/hands/<id:hand_id>/void/",
+        console_floor.void_hand,
+        name="console-floor-void-hand",
+    ),
+    path(
+        "console/<id:tournament_id>/floor/hands/<id:hand_id>/correct/",
+        console_floor.correct_last_input,
+        name="console-floor-correct",
     ),
     path("console/<id:tournament_id>/color-up/", console_break.color_up, name="console-color-up"),
     path("console/<id:tournament_id>/results/", console_results.results, name="console-results"),

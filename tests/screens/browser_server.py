@@ -156,6 +156,7 @@ def main(db_path: str, port: int) -> None:
         positions_table, positions_table.seat_set.filter(entry__isnull=False).order_by("number")[1].number
     )
     jump_to_level(break_t, 2)
+    floor = floor_scenario()
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
         json.dumps(
@@ -177,6 +178,7 @@ def main(db_path: str, port: int) -> None:
                 "undo_tournament": undo_t.pk,
                 "undo_table": undo_t.tables.get().pk,
                 "positions_table": positions_table.pk,
+                **floor,
                 "username": "director",
                 "password": "browser-director-pw",
             }
@@ -222,6 +224,39 @@ def moved_seat_scenario() -> dict:
         "moved_seat": seat_number,
         "moved_in": arriving_entry.player.name,
         "moved_in_chips": arriving_entry.chips,
+    }
+
+
+def floor_scenario() -> dict:
+    """The floor page's room (tests/screens/test_console_floor_browser.py): two tables of five; table 1
+    has a hand in progress with one input made, table 2 sits between hands to be counted; and a floor
+    person (the Floor role) to sign in."""
+    from django.contrib.auth import get_user_model
+
+    from dealing import services as dealing
+    from screens.roles import FLOOR, ensure_roles
+    from tests.screens.live import live_tournament
+
+    user = get_user_model().objects.create_user("floor", password="browser-floor-pw", is_staff=True)
+    user.groups.set([ensure_roles()[FLOOR]])
+    tournament = live_tournament(
+        players=10, seats_per_table=5, name="Floor rounds", game="courchevel", betting="no_limit"
+    )
+    table = tournament.tables.get(number=1)
+    hand = dealing.start_next_hand(table, actor=user)
+    view = dealing.snapshot(hand)["full"]
+    dealing.apply_input(
+        hand,
+        {"type": "action", "seat": view["to_act"], "action": "call"},
+        expected_seq=dealing.last_seq(hand),
+        actor=user,
+    )
+    return {
+        "floor_tournament": tournament.pk,
+        "floor_hand": hand.label,
+        "floor_caller": view["to_act"],
+        "floor_username": "floor",
+        "floor_password": "browser-floor-pw",
     }
 
 

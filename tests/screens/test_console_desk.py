@@ -5,6 +5,7 @@ import io
 
 import pytest
 
+from dealing import services as dealing
 from tables.models import Seat
 from tests import factories
 from tournaments import services
@@ -36,7 +37,7 @@ def test_one_player_whatever_the_case_or_accents_and_the_answer_names_table_and_
     assert f'data-role="table">{seat.table.number}<' in card and f'data-role="seat">{seat.number}<' in card
 
 
-def test_void_before_the_start_frees_the_seat_and_the_pool_and_is_refused_after_409(client, staff):
+def test_void_before_it_has_played_frees_the_seat_and_the_pool_and_is_refused_once_dealt_in(client, staff):
     client.force_login(staff)
     tournament = factories.make_tournament(stage="drawn", players=3, buy_in=100)
     entry = tournament.entries.first()
@@ -54,8 +55,11 @@ def test_void_before_the_start_frees_the_seat_and_the_pool_and_is_refused_after_
 
     running = factories.make_tournament(players=3)
     entry = running.entries.first()
+    hand = dealing.start_next_hand(running.tables.get(), actor=staff)
     response = client.post(f"/console/{running.pk}/desk/{entry.pk}/void/", follow=True)
-    assert "voided only before the tournament starts" in _messages(response)[0]
+    assert _messages(response) == [
+        f"{entry} has played (hand {hand.label}): an entry that has been dealt in is not voided."
+    ]
     assert Entry.objects.filter(pk=entry.pk).exists()
 
 

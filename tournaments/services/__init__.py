@@ -38,8 +38,10 @@ from .clock_control import (
 from .color_up import color_up
 from .common import MAX_CHIPS, MAX_STACK
 from .entries import (
+    TableCount,
     addon,
     bust_entries,
+    count_table,
     place_late_registration_busts,
     player_named,
     rebuy,
@@ -72,6 +74,7 @@ __all__ = [
     "EDITABLE_WHILE_RUNNING",
     "MAX_CHIPS",
     "MAX_STACK",
+    "TableCount",
     "add_level",
     "add_time",
     "addon",
@@ -82,6 +85,7 @@ __all__ = [
     "clock_state",
     "color_up",
     "copy_structure",
+    "count_table",
     "create_structure",
     "create_tournament",
     "delete_level",

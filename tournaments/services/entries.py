@@ -4,8 +4,10 @@ busting frees your seat)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
+from django.apps import apps
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -13,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.validators import clean_player_name
 from tables import services as tables_services
-from tables.models import Seat, Table
+from tables.models import Seat, Table, table_changed
 
 from .. import clock as clockmath
 from ..audit import AuditAction, record_audit
@@ -168,6 +170,78 @@ def set_chips(entry: Entry, chips: int, *, reason: str, actor=None) -> Entry:
     return entry
 
 
+@dataclass(frozen=True)
+class TableCount:
+    """One table's chip count: the table's total before and after, and the entries whose count changed."""
+
+    table: Table
+    before: int
+    after: int
+    changed: list[Entry]
+
+
+@transaction.atomic
+def count_table(
+    table: Table, counts: dict[int, int], *, reason: str = "chip count", actor=None
+) -> TableCount:
+    """The floor's count of a whole table (at a break, or between hands): ``counts`` maps each counted
+    entry to its chips. One transaction: every count is checked before any is written, so a refused
+    count changes nothing. A count of 0 does not bust (R8.8: busting is its own action)."""
+    for chips in counts.values():
+        if isinstance(chips, bool) or not isinstance(chips, int) or not 0 <= chips <= MAX_CHIPS:
+            raise ValidationError(
+                {"chips": _("Chips must be a whole number from 0 to %(max)s.") % {"max": MAX_CHIPS}}
+            )
+    if not (reason or "").strip():
+        raise ValidationError({"reason": _("Say why the count changes.")})
+    if not counts:
+        raise ValidationError({"chips": _("Enter the chips counted at the table.")})
+    # The table row is what a new hand locks first: counting and dealing wait for each other.
+    table = Table.objects.select_for_update().select_related("tournament").get(pk=table.pk)
+    if table.tournament.status == Status.FINISHED:
+        raise StateError(_("The tournament is finished."), code="finished")
+    if table.hand_in_progress:
+        raise StateError(
+            _("Table %(table)s is in a hand: count it between hands or at the break.")
+            % {"table": table.number},
+            code="in_a_hand",
+        )
+    seated = {
+        seat.entry_id: seat.entry
+        for seat in Seat.objects.select_related("entry__player").filter(table=table, entry__isnull=False)
+    }
+    for entry_id in counts:
+        if entry_id not in seated:
+            raise StateError(
+                _("A player counted is no longer at table %(table)s: reload the table and count again.")
+                % {"table": table.number},
+                code="not_at_table",
+            )
+    entries = Entry.objects.select_for_update().in_bulk(list(seated))
+    before = sum(entry.chips for entry in entries.values() if entry.status == Entry.Status.ACTIVE)
+    changed = []
+    for entry_id, chips in counts.items():
+        entry = entries[entry_id]
+        if entry.status != Entry.Status.ACTIVE:
+            raise StateError(_("%(entry)s is already out.") % {"entry": entry}, code="already_busted")
+        if entry.chips != chips:
+            record_audit(
+                actor,
+                AuditAction.ENTRY_SET_CHIPS,
+                entry,
+                reason.strip(),
+                {"before": entry.chips, "after": chips},
+            )
+            entry.chips = chips
+            changed.append(entry)
+    Entry.objects.bulk_update(changed, ["chips"])
+    after = sum(entry.chips for entry in entries.values() if entry.status == Entry.Status.ACTIVE)
+    if changed:
+        tournament_changed(table.tournament_id)
+        table_changed(table.pk)
+    return TableCount(table=table, before=before, after=after, changed=changed)
+
+
 @transaction.atomic
 def bust_entries(
     tournament: Tournament,
@@ -312,18 +386,28 @@ def remove_entry(entry: Entry, *, reason: str, actor=None, now: datetime | None 
 
 @transaction.atomic
 def void_entry(entry: Entry, *, reason: str = "", actor=None) -> Seat | None:
-    """Undo a registration made by mistake, before the entry has played: until the tournament starts
-    (a started tournament's entries have been dealt in, or may be at any moment). The entry leaves
-    the field, its seat and the prize pool; the audit log keeps who it was and why it went. Returns
-    the seat it leaves free (None before the draw)."""
+    """Undo a registration made by mistake, before the entry has played: any time before the start,
+    and after it while the entry has not been dealt a hand (a late entry voided at once). The entry
+    leaves the field, its seat and the prize pool; the audit log keeps who it was and why it went.
+    Returns the seat it leaves free (None before the draw)."""
     tournament = locked(entry.tournament)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if tournament.status == Status.FINISHED:
+        raise StateError(_("The tournament is finished; its entries stand."), code="finished")
     if tournament.status not in (Status.PLANNED, Status.REGISTERING):
-        raise StateError(
-            _("%(entry)s may have played: an entry is voided only before the tournament starts.")
-            % {"entry": entry},
-            code="started",
-        )
+        if entry.status != Entry.Status.ACTIVE:
+            raise StateError(
+                _("%(entry)s has played and is out: the entry stands.") % {"entry": entry}, code="played"
+            )
+        # The seat's table row is what a new hand locks first: no hand can deal the entry in meanwhile.
+        Table.objects.select_for_update().filter(seat_set__entry=entry).first()
+        hand_label = _first_hand_dealt(entry)
+        if hand_label:
+            raise StateError(
+                _("%(entry)s has played (hand %(hand)s): an entry that has been dealt in is not voided.")
+                % {"entry": entry, "hand": hand_label},
+                code="played",
+            )
     seat = tables_services.unseat_entry(entry)
     record_audit(
         actor,
@@ -343,6 +427,27 @@ def void_entry(entry: Entry, *, reason: str = "", actor=None) -> Seat | None:
     recompute_prizes(tournament)
     tournament_changed(tournament.pk)
     return seat
+
+
+def _first_hand_dealt(entry: Entry) -> str:
+    """The label of the first hand this entry was dealt into, or "" if none (a running hand counts).
+
+    Only the hands since its registration at the tables it has sat at (its seat, its moves) are read:
+    a late entry voided at once has none. The dealing app depends on this one, so its model is looked
+    up by name."""
+    hand_model = apps.get_model("dealing", "Hand")
+    tables = set(Seat.objects.filter(entry=entry).values_list("table_id", flat=True))
+    for from_table, to_table in entry.moves.values_list("from_table_id", "to_table_id"):
+        tables.update(t for t in (from_table, to_table) if t is not None)
+    hands = (
+        hand_model.objects.filter(table_id__in=tables, started_at__gte=entry.created_at)
+        .select_related("table")
+        .order_by("started_at")
+    )
+    for hand in hands.iterator():
+        if any(seat.get("entry") == entry.pk for seat in (hand.seats or {}).values()):
+            return hand.label
+    return ""
 
 
 def _busted_earlier_this_round(tournament: Tournament) -> list[Entry]:
