@@ -89,7 +89,7 @@ def test_a_custom_split_that_does_not_add_up_is_refused_with_the_difference(fina
 
 
 def test_amounts_shown_before_the_chips_changed_are_not_recorded(final_three):
-    t, (big, middle, small) = final_three
+    t, (_big, _middle, small) = final_three
     proposal, entries = services.propose_deal(t, "chip_chop")
     shown = {e.pk: a for e, a in zip(entries, proposal.amounts)}
     services.set_chips(small, 900, reason="recount")
@@ -118,7 +118,7 @@ def test_a_clock_the_director_had_paused_stays_paused_after_the_talk(final_three
 
 
 def test_the_clock_runs_through_deal_talk_when_the_tournament_says_so(final_three):
-    t, entries = final_three
+    t, _entries = final_three
     services.update_tournament(t, clock_runs_during_deal=True)
     services.start_deal_talk(t)
     t.refresh_from_db()
