@@ -5,11 +5,13 @@ from django.urls import path
 
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
 
+from . import api_deals
 from .views import (
     account,
     clock,
     console,
     console_break,
+    console_deal,
     console_desk,
     console_floor,
     console_help,
@@ -158,6 +160,18 @@ urlpatterns = [
         name="console-floor-correct",
     ),
     path("console/<id:tournament_id>/color-up/", console_break.color_up, name="console-color-up"),
+    path("api/tournaments/<id:tournament_id>/deal/", api_deals.DealView.as_view(), name="api-deal"),
+    path(
+        "api/tournaments/<id:tournament_id>/deal/proposal/",
+        api_deals.DealProposalView.as_view(),
+        name="api-deal-proposal",
+    ),
+    path("console/<id:tournament_id>/deal/", console_deal.deal_page, name="console-deal"),
+    path("console/<id:tournament_id>/deal/record/", console_deal.deal_record, name="console-deal-record"),
+    path(
+        "console/<id:tournament_id>/deal/talk/<str:action>/", console_deal.deal_talk, name="console-deal-talk"
+    ),
+    path("console/<id:tournament_id>/payouts/", console_deal.payout_table_page, name="console-payouts"),
     path("console/<id:tournament_id>/results/", console_results.results, name="console-results"),
     path("console/<id:tournament_id>/results.csv", console_results.results_csv, name="console-results-csv"),
     path("console/<id:tournament_id>/clock/<str:action>/", console.console_clock, name="console-clock"),

@@ -161,6 +161,15 @@ class Tournament(models.Model):
     )
     # Prizes are rounded to this unit (0: chosen from the size of the pool).
     payout_unit = models.PositiveBigIntegerField(_("payout rounding unit"), default=0)
+    # The director's own table, in amounts by place (empty: from the percentages). Made for the pool
+    # of its day; if the pool changes after, the same proportions are paid out of the new pool.
+    payout_amounts = models.JSONField(_("payout table (amounts by place)"), default=list, blank=True)
+
+    # Deals (tournaments.services.deals): whether the clock keeps running while players talk, and
+    # the deal talk under way (since when, and whether it paused a running clock, to resume it).
+    clock_runs_during_deal = models.BooleanField(_("the clock runs during deal talk"), default=False)
+    deal_talk_since = models.DateTimeField(_("deal talk since"), null=True, blank=True)
+    deal_talk_paused_clock = models.BooleanField(_("deal talk paused the clock"), default=False)
 
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -244,6 +253,57 @@ class Entry(models.Model):
     def __str__(self):
         suffix = f" #{self.number}" if self.number > 1 else ""
         return f"{self.player}{suffix}"
+
+
+class Deal(models.Model):
+    """A deal at the final table: every player left agreed to share the prizes still to be won this
+    way (``tournaments.deals``), less ``left_to_play_for``, which goes to the winner on top."""
+
+    class Kind(models.TextChoices):
+        ICM = "icm", _("ICM")
+        CHIP_CHOP = "chip_chop", _("Chip chop")
+        CUSTOM = "custom", _("Custom split")
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="deal")
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    players = models.PositiveSmallIntegerField(_("players in the deal"))
+    prize_money = models.PositiveBigIntegerField(_("prizes still to be won"))
+    left_to_play_for = models.PositiveBigIntegerField(_("left to play for"), default=0)
+    # How the amounts were computed: "exact", "monte_carlo" (samples, standard error), "chip_chop", "custom".
+    method = models.CharField(_("method"), max_length=20)
+    samples = models.PositiveIntegerField(_("Monte Carlo samples"), default=0)
+    standard_error = models.FloatField(_("largest standard error"), default=0.0)
+    recorded_at = models.DateTimeField(_("recorded at"), auto_now_add=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+
+    def __str__(self):
+        return f"{self.tournament}: {self.get_kind_display()}"
+
+
+class DealShare(models.Model):
+    """One player's part of a deal: their chips then, their deal amount, and that they agreed."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="shares")
+    entry = models.OneToOneField(Entry, on_delete=models.CASCADE, related_name="deal_share")
+    chips = models.PositiveBigIntegerField(_("chips at the deal"))
+    amount = models.PositiveBigIntegerField(_("deal amount"))
+    # What the player's chips were worth without a deal (ICM of the prizes as they stood).
+    without_deal = models.PositiveBigIntegerField(_("value without a deal"), default=0)
+    agreed = models.BooleanField(_("agreed"), default=False)
+
+    class Meta:
+        ordering = ["deal", "-chips", "id"]
+        verbose_name = _("deal share")
+        verbose_name_plural = _("deal shares")
+
+    def __str__(self):
+        return f"{self.entry}: {self.amount}"
 
 
 class ChipRace(models.Model):

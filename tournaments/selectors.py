@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from . import clock as clockmath
 from . import payouts as payoutmath
-from .models import Level, Tournament
+from .models import Deal, Level, Tournament
 
 Status = Tournament.Status
 
@@ -120,8 +120,11 @@ def _shares(field_size: int, percentages: tuple, percent_paid: int) -> tuple[Fra
 
 
 def payout_table(tournament: Tournament) -> list[int]:
-    """Prize by place (index 0 is first) for the field as it stands."""
+    """Prize by place (index 0 is first) for the field as it stands: the director's own amounts when
+    set (``payout_amounts``), else from the percentages."""
     pool, field_size = _pool_and_field(tournament)
+    if tournament.payout_amounts:
+        return list(_amounts_table(pool, field_size, tuple(tournament.payout_amounts)))
     return list(
         _payout_table(
             pool,
@@ -138,6 +141,23 @@ def _payout_table(pool: int, field_size: int, percentages: tuple, percent_paid: 
     # A 10,000-entry field pays 1,500 places in exact fractions: costly, and the same for every
     # screen and every hand until the pool or the field changes. Keyed by exactly what it depends on.
     return tuple(payoutmath.payout_amounts(pool, list(_shares(field_size, percentages, percent_paid)), unit))
+
+
+@functools.lru_cache(maxsize=256)
+def _amounts_table(pool: int, field_size: int, amounts: tuple) -> tuple:
+    # The director's amounts as typed, while they still add up to the pool and fit the field; after
+    # the pool or the field changed, the same proportions of the new pool, to the unit, exact.
+    if 0 < field_size < len(amounts):
+        amounts = amounts[:field_size]
+    made_for = sum(amounts)
+    if made_for == pool or made_for == 0:
+        return amounts
+    return tuple(payoutmath.payout_amounts(pool, [Fraction(a, made_for) for a in amounts], 1))
+
+
+def deal_of(tournament: Tournament):
+    """The tournament's recorded deal with its shares, or None."""
+    return Deal.objects.filter(tournament=tournament).prefetch_related("shares__entry__player").first()
 
 
 def master_seed_hex(tournament: Tournament) -> str | None:

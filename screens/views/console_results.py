@@ -1,4 +1,4 @@
-"""The finish: the results (places, names, prizes), as a page to print and as CSV."""
+"""The finish: the results (places, names, prizes, the deal), as a page to print and as CSV."""
 
 from __future__ import annotations
 
@@ -11,13 +11,17 @@ from django.utils.translation import gettext as _
 
 from tournaments import services
 from tournaments.models import Entry, Tournament
+from tournaments.selectors import deal_of
 
 from .staff import staff_member_required
 
 
-def result_rows(tournament: Tournament) -> list[dict]:
-    """Everyone placed, best first, then those still in (by chips) and busts not placed yet."""
+def result_rows(tournament: Tournament, deal=None) -> list[dict]:
+    """Everyone placed, best first, then those still in (by chips) and busts not placed yet. With a
+    deal, each of its players' rows says their deal amount and, for the winner, what was left to
+    play for."""
     entries = list(tournament.entries.select_related("player"))
+    dealt = {share.entry_id: share.amount for share in deal.shares.all()} if deal else {}
     placed = sorted((e for e in entries if e.place), key=lambda e: (e.place, e.player.name))
     active = sorted(
         (e for e in entries if not e.place and e.status == Entry.Status.ACTIVE), key=lambda e: -e.chips
@@ -34,15 +38,23 @@ def result_rows(tournament: Tournament) -> list[dict]:
                 "state": "placed",
             }
         )
-    rows += [{"place": "", "entry": e, "prize": 0, "state": "in"} for e in active]
+    # A player of the deal still in already has their deal amount.
+    rows += [
+        {"place": "", "entry": e, "prize": e.prize if e.pk in dealt else 0, "state": "in"} for e in active
+    ]
     rows += [{"place": "", "entry": e, "prize": 0, "state": "waiting"} for e in waiting]
+    for row in rows:
+        row["deal"] = dealt.get(row["entry"].pk)
+        won = row["deal"] is not None and row["entry"].place == 1
+        row["left_won"] = deal.left_to_play_for if won else 0
     return rows
 
 
 @staff_member_required
 def results(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    rows = result_rows(tournament)
+    deal = deal_of(tournament)
+    rows = result_rows(tournament, deal)
     return render(
         request,
         "console/results.html",
@@ -53,6 +65,7 @@ def results(request, tournament_id: int):
             "paid": sum(r["prize"] for r in rows),
             "entries": tournament.entries.count(),
             "payouts": list(enumerate(services.payout_table(tournament), start=1)),
+            "deal": deal,
         },
     )
 
@@ -65,8 +78,12 @@ def results_csv(request, tournament_id: int):
     response["Content-Disposition"] = f'attachment; filename="{name}-results.csv"'
     response.write("\ufeff")  # spreadsheets then read the names' accents right
     writer = csv.writer(response)
-    writer.writerow([_("Place"), _("Player"), _("Entry"), _("Prize"), _("Rebuys"), _("Add-on"), _("Status")])
-    for row in result_rows(tournament):
+    deal = deal_of(tournament)
+    header = [_("Place"), _("Player"), _("Entry"), _("Prize"), _("Rebuys"), _("Add-on"), _("Status")]
+    if deal:
+        header += [_("Deal (%(kind)s)") % {"kind": deal.get_kind_display()}, _("Left to play for, won")]
+    writer.writerow(header)
+    for row in result_rows(tournament, deal):
         entry = row["entry"]
         name = entry.player.name
         if name[:1] in ("=", "+", "-", "@"):
@@ -80,6 +97,7 @@ def results_csv(request, tournament_id: int):
                 entry.rebuys,
                 _("yes") if entry.addon_taken else "",
                 entry.get_status_display(),
+                *([row["deal"] if row["deal"] is not None else "", row["left_won"] or ""] if deal else []),
             ]
         )
     return response

@@ -103,6 +103,9 @@ class TournamentSetupForm(forms.Form):
     )
     percent_paid = _number(gettext_lazy("Percent of the field paid (standard curve)"), initial=15)
     seeding = forms.ChoiceField(label=gettext_lazy("Shuffle seed"), choices=Tournament.Seeding.choices)
+    clock_runs_during_deal = forms.BooleanField(
+        label=gettext_lazy("The clock keeps running while players talk about a deal"), required=False
+    )
 
     GROUPS = (
         (gettext_lazy("The game"), ("name", "game", "betting", "structure", "seeding")),
@@ -122,7 +125,7 @@ class TournamentSetupForm(forms.Form):
         ),
         (
             gettext_lazy("Money"),
-            ("buy_in", "fee", "guarantee", "payout_percentages", "percent_paid"),
+            ("buy_in", "fee", "guarantee", "payout_percentages", "percent_paid", "clock_runs_during_deal"),
         ),
     )
 

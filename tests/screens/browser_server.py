@@ -157,6 +157,7 @@ def main(db_path: str, port: int) -> None:
     )
     jump_to_level(break_t, 2)
     floor = floor_scenario()
+    deal_t = deal_scenario()
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
         json.dumps(
@@ -179,6 +180,7 @@ def main(db_path: str, port: int) -> None:
                 "undo_table": undo_t.tables.get().pk,
                 "positions_table": positions_table.pk,
                 **floor,
+                "deal_tournament": deal_t.pk,
                 "username": "director",
                 "password": "browser-director-pw",
             }
@@ -300,6 +302,24 @@ def break_and_redraw_scenario() -> dict:
     tables_services.balance(final, actor=director)
     final_table = final.tables.filter(status="active").get()
     return {"broken_table": last.pk, "final_table": final_table.pk}
+
+
+def deal_scenario():
+    """A final table of five (tests/screens/test_console_deal_browser.py): entries of 1,000 paying
+    2,500/1,500/1,000; two finalists lost their last hand (0 chips, to bust), three are left with
+    2,500, 1,500 and 1,000 chips."""
+    from tests import factories
+    from tournaments import services
+
+    t = factories.make_tournament(
+        players=5, name="Final table deal", buy_in=1000, payout_percentages=[50, 30, 20], starting_stack=1000
+    )
+    entries = list(t.entries.order_by("pk"))
+    for entry, chips in zip(entries, [2500, 1500, 1000]):
+        services.set_chips(entry, chips, reason="final table count")
+    for entry in entries[3:]:
+        factories.zero(entry)
+    return t
 
 
 def warm_up(*tournaments) -> None:

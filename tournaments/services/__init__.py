@@ -6,7 +6,7 @@ rule concerned; the API turns ``StateError`` into 409, ``RuleError`` into 422 an
 ``ValidationError`` into 400.
 
 The modules, by concept (HackSoft's ``services/`` package): ``structures``, ``lifecycle``,
-``clock_control``, ``entries``, ``prizes`` and ``color_up``; shared reads are in
+``clock_control``, ``entries``, ``prizes``, ``deals`` and ``color_up``; shared reads are in
 ``tournaments.selectors``. Everything public is re-exported here, so ``from tournaments import
 services`` keeps working for every caller.
 """
@@ -37,6 +37,7 @@ from .clock_control import (
 )
 from .color_up import color_up
 from .common import MAX_CHIPS, MAX_STACK
+from .deals import end_deal_talk, players_left, prizes_left, propose_deal, record_deal, start_deal_talk
 from .entries import (
     TableCount,
     addon,
@@ -60,7 +61,7 @@ from .lifecycle import (
     start_tournament,
     update_tournament,
 )
-from .prizes import recompute_prizes
+from .prizes import recompute_prizes, set_payout_table
 from .structures import (
     add_level,
     copy_structure,
@@ -89,6 +90,7 @@ __all__ = [
     "create_structure",
     "create_tournament",
     "delete_level",
+    "end_deal_talk",
     "expect_clock_version",
     "finish_tournament",
     "floor_pin_matches",
@@ -103,9 +105,13 @@ __all__ = [
     "periods_of",
     "place_late_registration_busts",
     "player_named",
+    "players_left",
     "prize_pool",
+    "prizes_left",
+    "propose_deal",
     "rebuy",
     "recompute_prizes",
+    "record_deal",
     "register",
     "registration_open",
     "remove_entry",
@@ -114,6 +120,8 @@ __all__ = [
     "set_chips",
     "set_floor_pin",
     "set_hand_for_hand",
+    "set_payout_table",
+    "start_deal_talk",
     "start_tournament",
     "undo_bust",
     "update_level",

@@ -21,7 +21,7 @@ from .. import clock as clockmath
 from ..audit import AuditAction, record_audit
 from ..errors import RuleError, StateError
 from ..flight_selectors import check_registration
-from ..models import Entry, Player, Tournament, clock_changed, tournament_changed
+from ..models import Deal, Entry, Player, Tournament, clock_changed, tournament_changed
 from ..selectors import clock_of, periods_of, registration_open
 from .common import MAX_CHIPS, Status, locked
 from .prizes import recompute_prizes
@@ -488,6 +488,12 @@ def undo_bust(entry: Entry, *, reason: str, chips: int | None = None, actor=None
         raise StateError(_("%(entry)s is not busted.") % {"entry": entry}, code="not_busted")
     if tournament.status == Status.FINISHED:
         raise StateError(_("The tournament is finished; its results stand."), code="finished")
+    if Deal.objects.filter(tournament=tournament).exclude(shares__entry=entry).exists():
+        # The deal shared the prizes between the players then left: one more would break its total.
+        raise StateError(
+            _("%(entry)s busted before the deal the players left made: the bust stands.") % {"entry": entry},
+            code="deal_made",
+        )
     if tournament.entries.filter(player_id=entry.player_id, status=Entry.Status.ACTIVE).exists():
         raise StateError(
             _("%(player)s has re-entered and already has chips in this tournament.")

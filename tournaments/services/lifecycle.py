@@ -17,7 +17,7 @@ from .. import clock as clockmath
 from .. import payouts as payoutmath
 from ..audit import AuditAction, record_audit
 from ..errors import StateError
-from ..models import BlindStructure, Entry, Tournament, clock_changed
+from ..models import BlindStructure, Deal, Entry, Tournament, clock_changed
 from ..selectors import clock_of, periods_of
 from .clock_control import store_clock
 from .common import Status, locked
@@ -83,6 +83,18 @@ EDITABLE_WHILE_RUNNING = {
     "payout_percentages",
     "percent_paid",
     "payout_unit",
+    "clock_runs_during_deal",
+}
+
+# What the prize pool and the payout table are made of: fixed once the players left made a deal.
+MONEY_FIELDS = {
+    "buy_in",
+    "guarantee",
+    "payout_percentages",
+    "percent_paid",
+    "payout_unit",
+    "rebuy_price",
+    "addon_price",
 }
 
 
@@ -99,6 +111,13 @@ def update_tournament(tournament: Tournament, *, actor=None, **fields) -> Tourna
                 code="started",
                 field=fixed[0],
             )
+    money = sorted(name for name in set(fields) & MONEY_FIELDS if fields[name] != getattr(tournament, name))
+    if money and Deal.objects.filter(tournament=tournament).exists():
+        raise StateError(
+            _("%(field)s cannot change: the players left made a deal on these prizes.") % {"field": money[0]},
+            code="deal_made",
+            field=money[0],
+        )
     if "seeding" in fields and fields["seeding"] != tournament.seeding:
         raise ValidationError({"seeding": _("The seeding mode is fixed when the tournament is created.")})
     if "betting" in fields and fields["betting"] != tournament.betting:
