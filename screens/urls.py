@@ -33,6 +33,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
     path("clock/<id:tournament_id>/", clock.clock_screen, name="clock-screen"),
     path("clock/festival/", clock.festival_screen, name="clock-festival"),
+    path("clock/<id:tournament_id>/seating-chart/", clock.seating_chart_page, name="clock-seating-chart"),
     path("p/<id:tournament_id>/", player.player_page_view, name="player-page"),
     path("p/<id:tournament_id>/data.json", player.player_data, name="player-data"),
     path("p/<id:tournament_id>/seat/", player.find_seat, name="player-seat"),

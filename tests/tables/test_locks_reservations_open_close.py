@@ -15,7 +15,7 @@ from tournaments import services as tournament_services
 from tournaments.errors import RuleError, StateError
 from tournaments.models import Entry, Player
 
-from .seating import assert_consistent, bust
+from .seating import assert_consistent
 
 
 def bust_quietly(entry):
@@ -24,6 +24,7 @@ def bust_quietly(entry):
     entry.refresh_from_db()
     tournament_services.bust_entries(entry.tournament, [(entry, 100)])
     services.release_and_rebalance(entry.tournament)
+
 
 pytestmark = pytest.mark.django_db
 
@@ -34,7 +35,7 @@ def seats_of(table):
 
 def three_small_tables():
     """Tables 1, 2 and 3 of three players each (8 seats), the director reviewing moves."""
-    tournament, first = make_table(stacks=(1000,) * 3, other_tables=(3, 3))
+    tournament, _first = make_table(stacks=(1000,) * 3, other_tables=(3, 3))
     return tournament, list(Table.objects.filter(tournament=tournament).order_by("number"))
 
 
@@ -47,7 +48,8 @@ def test_r8_3_balancing_never_moves_a_locked_player_nor_fills_a_locked_seat(rng)
     only the one free player moves, into an open seat that is not locked."""
     tournament = make_tournament(players=15, rng=rng)
     long_table, short_table = sorted(
-        Table.objects.filter(tournament=tournament), key=lambda t: -t.seat_set.filter(entry__isnull=False).count()
+        Table.objects.filter(tournament=tournament),
+        key=lambda t: -t.seat_set.filter(entry__isnull=False).count(),
     )
     occupied = list(long_table.seat_set.filter(entry__isnull=False).order_by("number"))
     free = occupied[0]
@@ -105,7 +107,7 @@ def test_r8_4_a_break_moves_locked_players_and_takes_a_locked_seat_only_as_a_las
 
 def test_breaking_a_table_is_refused_during_its_hand_and_changes_nothing():
     """R8.3: moves happen between hands: a table mid-hand is not broken (409); after the hand it is."""
-    tournament, (t1, t2, t3) = three_small_tables()
+    _tournament, (_t1, _t2, t3) = three_small_tables()
     services.hand_started(t3)
     before = seats_of(t3)
     with pytest.raises(StateError) as refused:
@@ -177,7 +179,7 @@ def test_opening_a_table_refuses_a_ninth_seat_and_a_number_in_use(rng):
 
 
 def test_a_broken_table_opens_again_under_its_number():
-    tournament, (t1, t2, t3) = three_small_tables()
+    tournament, (_t1, _t2, t3) = three_small_tables()
     services.break_table(t3)
     again = services.open_table(tournament, number=3, seats=6)
     assert again.pk == t3.pk and again.status == Table.Status.ACTIVE
@@ -217,8 +219,9 @@ def test_a_reserved_seat_is_not_filled_by_balancing(rng):
     """8 against 5 after three busts at the short table: of its three open seats two are reserved, so
     the player moved in takes the third (R8.3 picks among open seats only)."""
     tournament = make_tournament(players=15, rng=rng)
-    long_table, short_table = sorted(
-        Table.objects.filter(tournament=tournament), key=lambda t: -t.seat_set.filter(entry__isnull=False).count()
+    _long_table, short_table = sorted(
+        Table.objects.filter(tournament=tournament),
+        key=lambda t: -t.seat_set.filter(entry__isnull=False).count(),
     )
     for entry in Entry.objects.filter(seats__table=short_table).order_by("pk")[:2]:
         bust_quietly(entry)
