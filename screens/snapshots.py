@@ -28,6 +28,7 @@ from tournaments.flight_selectors import flight_snapshot
 from tournaments.models import AuditEntry, ChipRace, Entry, Tournament
 from tournaments.services import level_for_next_hand, payout_table, prize_pool
 
+from . import seating_chart
 from .models import Announcement, Device, FloorCall
 
 # Keys that must never appear in a clock, table or console payload.
@@ -349,6 +350,8 @@ def clock_data(tournament: Tournament) -> dict:
         "chip_race": chip_race_payload(tournament, levels),
         "late_registration": late_registration_payload(tournament, levels),
         "room": room_payload(tournament),
+        # The seating chart on the screens (the director's toggle): its size, never its names.
+        "seating_chart": seating_chart.clock_payload(tournament),
     }
 
 

@@ -18,6 +18,7 @@ from .views import (
     console_results,
     console_seating,
     console_setup,
+    console_tables,
     devices,
     feature,
     flights,
@@ -37,6 +38,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(next_page="login"), name="logout"),
     path("clock/<id:tournament_id>/", clock.clock_screen, name="clock-screen"),
     path("clock/festival/", clock.festival_screen, name="clock-festival"),
+    path("clock/<id:tournament_id>/seating-chart/", clock.seating_chart_page, name="clock-seating-chart"),
     path("p/<id:tournament_id>/", player.player_page_view, name="player-page"),
     path("p/<id:tournament_id>/data.json", player.player_data, name="player-data"),
     path("p/<id:tournament_id>/seat/", player.find_seat, name="player-seat"),
@@ -101,6 +103,32 @@ urlpatterns = [
         "console/<id:tournament_id>/entries/<id:entry_id>/seat-card/",
         console_desk.seat_card,
         name="console-seat-card",
+    ),
+    path("console/<id:tournament_id>/seating/", console_tables.seating_page, name="console-seating"),
+    path("console/<id:tournament_id>/seating/lock/", console_tables.lock_seat, name="console-seat-lock"),
+    path(
+        "console/<id:tournament_id>/seating/reserve/",
+        console_tables.reserve_seat,
+        name="console-seat-reserve",
+    ),
+    path(
+        "console/<id:tournament_id>/seating/seats/<id:seat_id>/unlock/",
+        console_tables.unlock_seat,
+        name="console-seat-unlock",
+    ),
+    path(
+        "console/<id:tournament_id>/seating/open-table/", console_tables.open_table, name="console-table-open"
+    ),
+    path(
+        "console/<id:tournament_id>/seating/break-table/",
+        console_tables.break_table,
+        name="console-table-break",
+    ),
+    path("console/<id:tournament_id>/seating/move/", console_tables.move_player, name="console-move-player"),
+    path(
+        "console/<id:tournament_id>/seating/chart-on-clock/",
+        console_tables.chart_on_clock,
+        name="console-chart-on-clock",
     ),
     path(
         "console/<id:tournament_id>/seating/chart/",

@@ -586,6 +586,44 @@ class Field:
             dst, new_seat = self._break_seat(exclude=table.number)
             self._move(decision, player, src, move.from_seat, dst, new_seat, BREAK)
 
+    def break_table(self, number: int) -> Decision:
+        """R8.4 on the director's word: this table breaks now, whatever the breaking order, and its
+        players are drawn to open seats exactly as when a table breaks by itself (locked players too:
+        nobody stays at a broken table). Refused while its hand is being played (R8.3: moves happen
+        between hands), when only two tables play (they come together in the final-table redraw,
+        R8.5) and when its players do not fit in the open seats of the other tables."""
+        t = self.tables.get(number)
+        if t is None or t.broken:
+            raise SeatingError("table_broken", f"table {number} is broken", params={"table": number})
+        if t.hand_in_progress:
+            raise SeatingError(
+                "hand_in_progress",
+                f"a hand is being played at table {number}",
+                rule="R8.3",
+                params={"table": number},
+            )
+        if self.active_tables() <= 2:
+            raise SeatingError(
+                "last_two_tables",
+                "the last two tables come together in the final-table redraw",
+                rule="R8.5",
+                params={"tables": self.active_tables(), "minimum": 3},
+            )
+        room = self.room_total - self._room[number]
+        if room < t.count:
+            raise SeatingError(
+                "no_open_seat",
+                f"{t.count} players do not fit in {room} open seats",
+                rule="R8.4",
+                params={"players": t.count, "seats": room},
+            )
+        decision = Decision()
+        if self.stale:
+            decision.dropped.extend(self.stale)
+            self.stale = []
+        self._break(t, decision)
+        return decision
+
     def _break_seat(self, exclude: int) -> tuple[TableState, int]:
         """Where the next player of a broken table goes (R8.4): the shortest tables with an open seat,
         the one that breaks last first, at a random open seat there (never the small blind if avoidable).

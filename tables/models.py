@@ -56,6 +56,9 @@ class SeatingPlan(models.Model):
     final_redraw_at = models.DateTimeField(_("final table drawn at"), null=True, blank=True)
     # The director reviews balancing moves before they are made (the automatic task only suggests).
     review_moves = models.BooleanField(_("director reviews moves"), default=False)
+    # Every clock screen of the tournament shows the seating chart instead of the clock until the
+    # director turns it off (the chart itself is served apart: screens.seating_chart).
+    chart_on_clock = models.BooleanField(_("seating chart on the clock screens"), default=False)
 
     class Meta:
         verbose_name = _("seating plan")
@@ -129,6 +132,11 @@ class Seat(models.Model):
     # A director's lock: the player here is not moved by balancing; an empty locked seat stays empty.
     locked = models.BooleanField(_("locked"), default=False)
     lock_reason = models.CharField(_("lock reason"), max_length=200, blank=True)
+    # A reserved seat is a locked empty seat kept for one named player (a late registrant, a player
+    # coming back): their next seating takes it. Matched on the name key (config.text.name_key), so
+    # the player need not be registered yet.
+    reserved_for = models.CharField(_("reserved for"), max_length=200, blank=True)
+    reserved_key = models.CharField(_("reserved for (name key)"), max_length=200, blank=True, editable=False)
     seated_at = models.DateTimeField(_("seated at"), null=True, blank=True)
 
     class Meta:

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.celery import app as celery_app
 from config.on_commit import once_after_commit
+from config.text import name_key
 from tournaments.audit import AuditAction, record_audit
 from tournaments.errors import RuleError, StateError
 from tournaments.models import Entry, Tournament, tournament_changed
@@ -50,6 +51,11 @@ HALT_MESSAGES = {
     "broken": _("This table is broken."),
     "one_player": _("Fewer than two players are seated at this table."),
 }
+
+
+# A seat with no lock and no reservation (locks and reservations end when their table breaks or the
+# final table is drawn: nobody stays at a broken table, and the redraw seats everybody afresh).
+UNLOCKED = {"locked": False, "lock_reason": "", "reserved_for": "", "reserved_key": ""}
 
 
 # ---------------------------------------------------------------- reading the field
@@ -191,7 +197,7 @@ def _write(
         table.broken_at = now
         # A table breaking mid-hand keeps hand_in_progress: its players leave when that hand ends.
         table.save(update_fields=["status", "broken_at"])
-        Seat.objects.filter(table=table).update(locked=False, lock_reason="")
+        Seat.objects.filter(table=table).update(**UNLOCKED)
         changed_tables.add(table.pk)
     for pm in list(dropped) + decision.dropped:
         row = snapshot.pending_rows.get(pm.player)
@@ -268,7 +274,7 @@ def _write(
         final = tables[decision.final_table]
         final.button_seat = final.big_blind_seat = None
         final.save(update_fields=["button_seat", "big_blind_seat"])
-        Seat.objects.filter(table=final).update(locked=False, lock_reason="", waits_for_big_blind=False)
+        Seat.objects.filter(table=final).update(**UNLOCKED, waits_for_big_blind=False)
         snapshot.plan.final_redraw_at = now
         snapshot.plan.save(update_fields=["final_redraw_at"])
     if decision.moves or decision.broken or completed or dropped:
@@ -435,6 +441,9 @@ def seat_entry(entry: Entry, *, actor=None, rng=None) -> Seat | None:
         return None
     _release_busted(tournament)
     snapshot = _Snapshot(tournament, rng=rng, lock=True)
+    reserved = _reserved_seat(tournament, entry)
+    if reserved is not None:
+        return _take_reserved_seat(snapshot, entry, reserved, actor=actor)
     where = snapshot.field.late_entry_seat()
     if where is None:
         last = max(snapshot.tables.values(), key=lambda t: t.number)
@@ -468,6 +477,55 @@ def seat_entry(entry: Entry, *, actor=None, rng=None) -> Seat | None:
     table_changed(table.pk)
     tournament_changed(tournament.pk)
     _queue_balance(tournament.pk)
+    return seat
+
+
+def _reserved_seat(tournament: Tournament, entry: Entry) -> Seat | None:
+    """The seat the director reserved for this entry's player, if any (matched on the name key)."""
+    key = entry.player.name_key or name_key(entry.player.name)
+    if not key:
+        return None
+    return (
+        Seat.objects.select_for_update()
+        .select_related("table")
+        .filter(
+            table__tournament=tournament,
+            table__status=Table.Status.ACTIVE,
+            entry__isnull=True,
+            reserved_key=key,
+        )
+        .order_by("table__number", "number")
+        .first()
+    )
+
+
+def _take_reserved_seat(snapshot: _Snapshot, entry: Entry, seat: Seat, *, actor=None) -> Seat:
+    """The player sits in the seat kept for them; the reservation is used up. Dealt in as R8.1 says."""
+    table = seat.table
+    waits = snapshot.field.tables[table.number].between_small_blind_and_button(seat.number)
+    reserved_for, reason = seat.reserved_for, seat.lock_reason
+    for name, value in UNLOCKED.items():
+        setattr(seat, name, value)
+    seat.entry = entry
+    seat.waits_for_big_blind = waits
+    seat.seated_at = timezone.now()
+    seat.save(update_fields=["entry", "waits_for_big_blind", "seated_at", *UNLOCKED])
+    record_audit(
+        actor,
+        AuditAction.TABLES_SEAT_ENTRY,
+        seat,
+        data={
+            "entry": entry.pk,
+            "table": table.number,
+            "seat": seat.number,
+            "waits_for_big_blind": waits,
+            "reserved_for": reserved_for,
+            "reservation_reason": reason,
+        },
+    )
+    table_changed(table.pk)
+    tournament_changed(snapshot.tournament.pk)
+    _queue_balance(snapshot.tournament.pk)
     return seat
 
 
@@ -787,6 +845,25 @@ def move_entry(entry: Entry, to_table: Table, to_seat: int, *, reason: str, acto
             code="seat_promised",
             field="seat",
         )
+    takes_reservation = bool(target.reserved_key) and target.reserved_key == entry.player.name_key
+    if target.locked and not takes_reservation:
+        raise StateError(
+            (
+                _(
+                    "Table %(table)s seat %(seat)s is reserved for %(name)s (%(reason)s): cancel the reservation first."
+                )
+                if target.reserved_key
+                else _("Table %(table)s seat %(seat)s is locked (%(reason)s): unlock it first.")
+            )
+            % {
+                "table": to_table.number,
+                "seat": to_seat,
+                "name": target.reserved_for,
+                "reason": target.lock_reason,
+            },
+            code="seat_locked",
+            field="seat",
+        )
     current = Seat.objects.select_for_update().select_related("table").filter(entry=entry).first()
     now = timezone.now()
     waits = _table_state(to_table).between_small_blind_and_button(to_seat)
@@ -812,7 +889,12 @@ def move_entry(entry: Entry, to_table: Table, to_seat: int, *, reason: str, acto
         target.entry = entry
         target.waits_for_big_blind = waits
         target.seated_at = now
-        target.save(update_fields=["entry", "waits_for_big_blind", "seated_at"])
+        fields = ["entry", "waits_for_big_blind", "seated_at"]
+        if takes_reservation:  # the player the seat was kept for sits down: the reservation is used up
+            for name, value in UNLOCKED.items():
+                setattr(target, name, value)
+            fields += list(UNLOCKED)
+        target.save(update_fields=fields)
         move.status = Move.Status.DONE
         move.applied_at = now
     move.save()
@@ -854,13 +936,226 @@ def lock_seat(seat: Seat, *, reason: str, actor=None) -> Seat:
 def unlock_seat(seat: Seat, *, actor=None) -> Seat:
     _lock(seat.table.tournament)
     seat = Seat.objects.select_for_update().get(pk=seat.pk)
-    seat.locked = False
-    seat.lock_reason = ""
-    seat.save(update_fields=["locked", "lock_reason"])
-    record_audit(actor, AuditAction.TABLES_UNLOCK_SEAT, seat)
+    reserved_for = seat.reserved_for
+    for name, value in UNLOCKED.items():
+        setattr(seat, name, value)
+    seat.save(update_fields=list(UNLOCKED))
+    record_audit(
+        actor,
+        AuditAction.TABLES_UNLOCK_SEAT,
+        seat,
+        data={"reserved_for": reserved_for} if reserved_for else None,
+    )
     table_changed(seat.table_id)
     _queue_balance(seat.table.tournament_id)
     return seat
+
+
+@transaction.atomic
+def reserve_seat(seat: Seat, *, player_name: str, reason: str, actor=None) -> Seat:
+    """Keep this empty seat for one named player (a late registrant, a player coming back): nobody else
+    is seated, moved or drawn there, and that player's next seating takes it (``seat_entry``, or a
+    manual move). The player need not be registered yet: the name is matched as the desk matches
+    players (case, accents and spacing ignored)."""
+    name = " ".join((player_name or "").split())
+    if not name:
+        raise ValidationError({"player": _("Name the player the seat is kept for.")})
+    if len(name) > 200:
+        raise ValidationError({"player": _("A name has at most 200 characters.")})
+    if not (reason or "").strip():
+        raise ValidationError({"reason": _("Say why the seat is reserved.")})
+    tournament = _lock(seat.table.tournament)
+    seat = Seat.objects.select_for_update().select_related("table", "entry__player").get(pk=seat.pk)
+    where = {"table": seat.table.number, "seat": seat.number}
+    if seat.table.status != Table.Status.ACTIVE:
+        raise StateError(_("%(table)s is broken.") % {"table": seat.table}, code="table_broken")
+    if seat.entry_id is not None:
+        raise StateError(
+            _("Table %(table)s seat %(seat)s is taken by %(entry)s.") % {**where, "entry": seat.entry},
+            code="seat_taken",
+            field="seat",
+        )
+    if seat.reserved_key:
+        raise StateError(
+            _("Table %(table)s seat %(seat)s is already reserved for %(name)s.")
+            % {**where, "name": seat.reserved_for},
+            code="seat_reserved",
+            field="seat",
+        )
+    if Move.objects.filter(to_table=seat.table, to_seat=seat.number, status=Move.Status.PENDING).exists():
+        raise StateError(
+            _("Table %(table)s seat %(seat)s is promised to a player who is moving there.") % where,
+            code="seat_promised",
+            field="seat",
+        )
+    key = name_key(name)
+    sitting = (
+        Seat.objects.filter(table__tournament=tournament, entry__status=ACTIVE, entry__player__name_key=key)
+        .select_related("table")
+        .first()
+    )
+    if sitting is not None:
+        raise StateError(
+            _("%(name)s is already seated at table %(table)s seat %(seat)s.")
+            % {"name": name, "table": sitting.table.number, "seat": sitting.number},
+            code="already_seated",
+            field="player",
+        )
+    other = (
+        Seat.objects.filter(table__tournament=tournament, reserved_key=key).select_related("table").first()
+    )
+    if other is not None:
+        raise StateError(
+            _("Table %(table)s seat %(seat)s is already reserved for %(name)s.")
+            % {"table": other.table.number, "seat": other.number, "name": other.reserved_for},
+            code="already_reserved",
+            field="player",
+        )
+    seat.locked = True
+    seat.lock_reason = reason.strip()[:200]
+    seat.reserved_for = name
+    seat.reserved_key = key
+    seat.save(update_fields=["locked", "lock_reason", "reserved_for", "reserved_key"])
+    record_audit(actor, AuditAction.TABLES_RESERVE_SEAT, seat, reason=reason, data={"player": name})
+    table_changed(seat.table_id)
+    tournament_changed(tournament.pk)
+    return seat
+
+
+def _table_number(value, field: str = "number") -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationError({field: _("A table number is a whole number.")})
+    if not 1 <= value <= 99_999:
+        raise ValidationError({field: _("Table numbers go from 1 to 99999.")})
+    return value
+
+
+@transaction.atomic
+def open_table(
+    tournament: Tournament, *, number: int | None = None, seats: int | None = None, actor=None
+) -> Table:
+    """Open one more table: for late registration when every seat is taken, or an outer table.
+
+    By default it is numbered after the highest table and has the tournament's table size; a broken
+    table's number opens that table again. A new table breaks first (R8.4: the director can change the
+    breaking order). Balancing then fills it like any short table (R8.3)."""
+    tournament = _lock(tournament)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise StateError(_("The tournament is finished."), code="wrong_status")
+    existing = {t.number: t for t in Table.objects.select_for_update().filter(tournament=tournament)}
+    if not existing:
+        raise StateError(_("Draw the seats first: the draw opens the tables."), code="not_drawn")
+    if seats is None:
+        seats = _table_size(tournament)
+    elif isinstance(seats, bool) or not isinstance(seats, int):
+        raise ValidationError({"seats": _("Give the number of seats as a whole number.")})
+    elif not MIN_SEATS <= seats <= MAX_SEATS:
+        raise RuleError(
+            _("A Courchevel table seats 2 to 8 players (R2.7), not %(seats)s.") % {"seats": seats},
+            code="too_many_seats",
+            field="seats",
+            rule="R2.7",
+            params={"seats": seats, "minimum": MIN_SEATS, "maximum": MAX_SEATS},
+        )
+    number = max(existing) + 1 if number is None else _table_number(number)
+    top = max((t.break_order for t in existing.values() if t.status == Table.Status.ACTIVE), default=0)
+    table = existing.get(number)
+    if table is not None:
+        if table.status == Table.Status.ACTIVE:
+            raise StateError(
+                _("Table %(number)s is already open.") % {"number": number}, code="table_open", field="number"
+            )
+        if Seat.objects.filter(table=table, entry__isnull=False).exists() or table.hand_in_progress:
+            raise StateError(
+                _("Table %(number)s is still breaking: its players are being moved (R8.4).")
+                % {"number": number},
+                code="table_breaking",
+                field="number",
+            )
+        # A broken table opens again as a new one: no positions yet, the size asked for.
+        Seat.objects.filter(table=table, number__gt=seats).delete()
+        Seat.objects.bulk_create([Seat(table=table, number=n) for n in range(table.seats + 1, seats + 1)])
+        Seat.objects.filter(table=table).update(**UNLOCKED, waits_for_big_blind=False)
+        table.status = Table.Status.ACTIVE
+        table.broken_at = None
+        table.seats = seats
+        table.button_seat = table.big_blind_seat = None
+        table.break_order = top + 1
+        table.save(
+            update_fields=["status", "broken_at", "seats", "button_seat", "big_blind_seat", "break_order"]
+        )
+    else:
+        table = Table.objects.create(tournament=tournament, number=number, seats=seats, break_order=top + 1)
+        Seat.objects.bulk_create([Seat(table=table, number=n) for n in range(1, seats + 1)])
+    record_audit(actor, AuditAction.TABLES_OPEN, table, data={"table": number, "seats": seats})
+    table_changed(table.pk)
+    tournament_changed(tournament.pk)
+    _queue_balance(tournament.pk)
+    return table
+
+
+BREAK_REFUSALS = {
+    "hand_in_progress": (
+        StateError,
+        _("A hand is being played at table %(table)s: break it once the hand is over (R8.3)."),
+    ),
+    "last_two_tables": (
+        RuleError,
+        _("Two tables are left: they come together in the final-table redraw (R8.5), not by breaking one."),
+    ),
+    "no_open_seat": (
+        StateError,
+        _(
+            "The %(players)s players of table %(table)s do not fit in the %(seats)s open seats of the other"
+            " tables (R8.4): open a table first."
+        ),
+    ),
+}
+
+
+@transaction.atomic
+def break_table(table: Table, *, actor=None, rng=None) -> list[Move]:
+    """The director breaks (closes) this table now: its players go to open seats by random draw, as
+    when a table breaks in the breaking order (R8.4), each dealt in as R8.1 says. Refused (409) while a
+    hand is played there; the balancing that may follow is queued as after any change."""
+    tournament = _lock(table.tournament)
+    _release_busted(tournament)
+    snapshot = _Snapshot(tournament, rng=rng, lock=True)
+    table = next((t for t in snapshot.tables.values() if t.pk == table.pk), None)
+    if table is None or table.status != Table.Status.ACTIVE:
+        raise StateError(_("This table is broken."), code="table_broken")
+    done, dropped = _settle_idle_tables(snapshot)
+    try:
+        decision = snapshot.field.break_table(table.number)
+    except balancing.SeatingError as exc:
+        kind, message = BREAK_REFUSALS.get(exc.code, (StateError, _("This table cannot break now.")))
+        raise kind(
+            message % {"table": table.number, **exc.params}, code=exc.code, rule=exc.rule, params=exc.params
+        ) from exc
+    rows = _write(snapshot, decision, actor=actor, completed=done, dropped=dropped)
+    record_audit(
+        actor,
+        AuditAction.TABLES_BREAK_TABLE,
+        table,
+        data={"table": table.number, "moves": len(decision.moves)},
+    )
+    _queue_balance(tournament.pk)
+    return rows
+
+
+@transaction.atomic
+def show_chart_on_clock(tournament: Tournament, on: bool, *, actor=None) -> SeatingPlan:
+    """Every clock screen of the tournament shows the seating chart (``on``) or the clock again."""
+    tournament = _lock(tournament)
+    if on and not Table.objects.filter(tournament=tournament).exists():
+        raise StateError(_("No seats are drawn yet: there is no seating chart to show."), code="not_drawn")
+    plan = seating_plan(tournament)
+    if plan.chart_on_clock != bool(on):
+        plan.chart_on_clock = bool(on)
+        plan.save(update_fields=["chart_on_clock"])
+        record_audit(actor, AuditAction.TABLES_CHART_ON_CLOCK, tournament, data={"on": bool(on)})
+        tournament_changed(tournament.pk)
+    return plan
 
 
 @transaction.atomic

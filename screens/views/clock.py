@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import segno
 from django.conf import settings
-from django.http import Http404
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from config.permissions import is_staff
 from tournaments.models import Tournament
 
+from .. import seating_chart
 from ..models import DeviceKind
 from ..pairing import device_from_cookies
 
@@ -82,6 +83,11 @@ def clock_labels() -> dict:
         "betting_fixed_limit": _("Fixed Limit"),
         "betting_pot_limit": _("Pot Limit"),
         "betting_no_limit": _("No Limit"),
+        "seating_chart": _("Seating chart"),
+        "seat": _("Seat"),
+        "chart_page": _("Page %(page)s of %(pages)s"),
+        "chart_legend": _("Table · seat"),
+        "chart_players": _("%(players)s players seated"),
     }
 
 
@@ -144,6 +150,7 @@ def clock_screen(request, tournament_id: int):
     url, qr = player_page_qr(request, tournament.pk)
     context = {
         "tournament": tournament,
+        "chart_url": reverse("clock-seating-chart", args=[tournament.pk]),
         "ws_path": f"/ws/tournaments/{tournament.pk}/clock/",
         "labels": clock_labels(),
         "player_url": url,
@@ -175,3 +182,39 @@ def festival_screen(request):
         )
     context = {"screens": screens, "labels": clock_labels(), **_options(request)}
     return _render_in(screen_language(request, devices), request, "clock_festival.html", context)
+
+
+CHART_CACHE = "private, no-cache"
+
+
+def seating_chart_page(request, tournament_id: int):
+    """One page of the seating chart a clock screen shows while the director has it on (JSON:
+    ``rows`` of [name, table, seat], alphabetical). For the tournament's paired clock screens and
+    staff; 409 while the chart is off; ``?page=`` from 1; an ETag per version and page."""
+    tournament = Tournament.objects.filter(pk=tournament_id).only("pk").first()
+    if tournament is None:
+        raise Http404(_("No such tournament."))
+    device = device_from_cookies(request.COOKIES, DeviceKind.CLOCK, tournament.pk)
+    if device is None and not is_staff(request.user):
+        return JsonResponse({"detail": _("This screen is not paired for this tournament.")}, status=403)
+    raw = request.GET.get("page", "1")
+    if not (raw.isascii() and raw.isdigit() and len(raw) <= 6 and int(raw) >= 1):
+        return JsonResponse({"detail": _("A page is a whole number from 1.")}, status=400)
+    if not seating_chart.chart_on(tournament.pk):
+        return JsonResponse({"detail": _("The seating chart is not on the clock screens.")}, status=409)
+    chart = seating_chart.chart(tournament.pk)
+    index = int(raw) - 1
+    if index >= len(chart.pages):
+        return JsonResponse(
+            {"detail": _("The chart has %(pages)s pages.") % {"pages": len(chart.pages)}}, status=404
+        )
+    etag = chart.etags[index]
+    sent = request.headers.get("If-None-Match", "")
+    response = (
+        HttpResponse(status=304)
+        if etag in [tag.strip().removeprefix("W/") for tag in sent.split(",")]
+        else HttpResponse(chart.pages[index], content_type="application/json")
+    )
+    response["ETag"] = etag
+    response["Cache-Control"] = CHART_CACHE
+    return response

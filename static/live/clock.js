@@ -8,6 +8,7 @@
   "use strict";
   var L = window.Live;
   var ROTATE_MS = 12000;
+  var CHART_MS = 10000; // each page of the seating chart stays this long
 
   /* Where the clock is at server instant nowMs: walks a running clock through elapsed levels. */
   function clockAt(data, nowMs) {
@@ -233,6 +234,7 @@
       this.set("[data-role=hfh-taken]", L.interp(T.hfh_taken, { time: L.fmtClock(hfh.seconds_taken) }));
     }
     this.renderFinished(data);
+    this.renderChart(data.seating_chart);
     this.root.classList.toggle("hand-for-hand", !!t.hand_for_hand);
     this.root.setAttribute("data-version", String(this.socket.version));
     this.tick();
@@ -260,6 +262,50 @@
       trimList(this.q("[data-role=results]"), box);
       box.querySelectorAll(".result-list span:not(.who)").forEach(function (n) { n.setAttribute("data-fit", ""); fit(n); });
     }
+  };
+
+  /* The seating chart, while the director has it on: the snapshot says only that it is on and how
+   * big it is; the names come one page at a time from the chart's own address (built once per
+   * version on the server), the next page every CHART_MS, round and round. */
+  ClockView.prototype.renderChart = function (info) {
+    var box = this.q("[data-role=chart]");
+    if (!box) return; // the console's compact clock and the festival screen have no chart
+    var on = !!info, self = this;
+    if (on === !!this.chartOn) return;
+    this.chartOn = on;
+    box.hidden = !on;
+    this.root.classList.toggle("chart-on", on);
+    this.root.setAttribute("data-chart", on ? "on" : "off");
+    clearInterval(this.chartTimer);
+    if (!on) return;
+    this.chartPage = 1;
+    this.chartPages = info.pages || 1;
+    this.fetchChart();
+    this.chartTimer = setInterval(function () {
+      self.chartPage = self.chartPage >= self.chartPages ? 1 : self.chartPage + 1;
+      self.fetchChart();
+    }, CHART_MS);
+  };
+  ClockView.prototype.fetchChart = function () {
+    var box = this.q("[data-role=chart]"), self = this, page = this.chartPage;
+    var url = box.getAttribute("data-chart-url") + "?page=" + page + "&v=" + this.socket.version;
+    fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } }).then(function (r) {
+      if (r.status === 404 && page !== 1) { self.chartPage = 1; self.fetchChart(); return null; } // fewer pages now
+      return r.ok ? r.json() : null;
+    }).then(function (chart) {
+      if (!chart || !self.chartOn) return;
+      self.chartPages = chart.pages;
+      self.drawChart(chart);
+    }).catch(function () { /* offline: the next page is asked for in CHART_MS */ });
+  };
+  ClockView.prototype.drawChart = function (chart) {
+    var T = this.T, list = this.q("[data-role=chart-rows]");
+    list.innerHTML = "";
+    chart.rows.forEach(function (r) {
+      list.appendChild(L.el("li", null, [L.el("span", { class: "who", text: r[0] }), L.el("span", { class: "where", text: r[1] + " · " + r[2] })]));
+    });
+    this.set("[data-role=chart-page]", T.chart_legend + " · " + L.interp(T.chart_page, { page: chart.page, pages: chart.pages }) + " · " + L.interp(T.chart_players, { players: L.fmtNumber(chart.players) }));
+    this.root.setAttribute("data-chart-page", String(chart.page));
   };
 
   /* The side panels: the director's pick (?panels=...), each shown in turn when it has something. */
@@ -406,6 +452,7 @@
         if (race.textContent !== raceText) { race.textContent = raceText; fit(race); }
       }
     }
+    if (this.chartOn) this.set("[data-role=chart-clock]", levelName(level, T) + " · " + L.fmtClock(at.remaining));
     this.tickPanel();
     this.ticks = (this.ticks || 0) + 1;
     if (this.dirty || this.ticks % 5 === 0) { this.dirty = false; this.repair(); }

@@ -140,6 +140,7 @@ def main(db_path: str, port: int) -> None:
     set_hand_for_hand(held_t, True)
     moved = moved_seat_scenario()
     broken = break_and_redraw_scenario()
+    seating = seating_scenario()
     # The dealer's mis-taps (tests/screens/test_browser_taps.py): a no-limit table of three.
     taps_t = live_tournament(players=3, name="Taps", game="courchevel", betting="no_limit")
     # A table on the break before a big-blind-ante level (tests/screens/test_browser_taps.py).
@@ -171,6 +172,7 @@ def main(db_path: str, port: int) -> None:
                 "held_table": held_t.tables.get().pk,
                 **moved,
                 **broken,
+                **seating,
                 "taps_table": taps_t.tables.get().pk,
                 "break_table": break_t.tables.get().pk,
                 "offline_table": offline_t.tables.get().pk,
@@ -320,6 +322,15 @@ def deal_scenario():
     for entry in entries[3:]:
         factories.zero(entry)
     return t
+def seating_scenario() -> dict:
+    """Three tables of six at 8-seat tables, late registration open, the director reviewing balancing
+    moves (so only the director's own changes move anyone): tests/screens/test_console_seating_browser.py."""
+    from tables import services as tables_services
+    from tests.screens.live import live_tournament
+
+    tournament = live_tournament(players=18, name="Seats and tables", game="courchevel", betting="no_limit")
+    tables_services.update_plan(tournament, review_moves=True)
+    return {"seating_tournament": tournament.pk}
 
 
 def warm_up(*tournaments) -> None:
