@@ -336,7 +336,10 @@ SPECTACULAR_SETTINGS = {
     "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 1, "maximum": 2**63 - 1}},
     # The one-value "type" of each shape of a hand input (dealing.serializers.INPUT_VARIANTS).
     "ENUM_NAME_OVERRIDES": {
-        **{f"{kind.capitalize()}InputTypeEnum": [(kind, kind)] for kind in ("action", "board", "show", "muck")},
+        **{
+            f"{kind.capitalize()}InputTypeEnum": [(kind, kind)]
+            for kind in ("action", "board", "show", "muck")
+        },
         "DealKindEnum": "tournaments.models.Deal.Kind",  # "kind" is also a device's kind
     },
     "POSTPROCESSING_HOOKS": [

@@ -39,7 +39,8 @@ def _permissions(role: str):
         return everything.exclude(content_type__app_label="dealing", codename="view_deck")
     if role == DESK:
         return Permission.objects.filter(
-            content_type__app_label="tournaments", codename__in=["view_entry", "view_player", "view_tournament"]
+            content_type__app_label="tournaments",
+            codename__in=["view_entry", "view_player", "view_tournament"],
         )
     if role == FLOOR:
         return Permission.objects.filter(

@@ -53,7 +53,9 @@ def main() -> None:
     from tournaments.models import Tournament
 
     call_command("migrate", interactive=False, verbosity=0)
-    get_user_model().objects.get_or_create(username="bench", defaults={"is_staff": True, "is_superuser": True})
+    get_user_model().objects.get_or_create(
+        username="bench", defaults={"is_staff": True, "is_superuser": True}
+    )
     name = f"Profile {args.tables}"
     tournament = Tournament.objects.filter(name=name, status=Tournament.Status.RUNNING).first()
     if tournament is None:

@@ -322,6 +322,8 @@ def deal_scenario():
     for entry in entries[3:]:
         factories.zero(entry)
     return t
+
+
 def seating_scenario() -> dict:
     """Three tables of six at 8-seat tables, late registration open, the director reviewing balancing
     moves (so only the director's own changes move anyone): tests/screens/test_console_seating_browser.py."""

@@ -221,6 +221,8 @@ async def test_a_patch_applies_only_on_top_of_the_version_just_before_and_the_sa
     assert patched["version"] == 16 and patched["data"]["hand"]["seq"] == 8
     assert patched["data"]["seats"] == [] and patched["data"]["table_version"] == 11
     assert snapshots.patched_table_snapshot(base, {"table_version": 12, "hand": {"id": 3}}) is None  # a gap
-    assert snapshots.patched_table_snapshot(base, {"table_version": 11, "hand": {"id": 4}}) is None  # new hand
+    assert (
+        snapshots.patched_table_snapshot(base, {"table_version": 11, "hand": {"id": 4}}) is None
+    )  # new hand
     no_hand = snapshots.envelope("table", 15, {"table_version": 10, "tournament_version": 5, "hand": None})
     assert snapshots.patched_table_snapshot(no_hand, {"table_version": 11, "hand": {"id": 3}}) is None
