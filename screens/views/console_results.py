@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from tournaments import services
 from tournaments.models import Entry, Tournament
 
-from .staff import staff_member_required
+from .staff import console_can
 
 
 def result_rows(tournament: Tournament) -> list[dict]:
@@ -39,7 +39,7 @@ def result_rows(tournament: Tournament) -> list[dict]:
     return rows
 
 
-@staff_member_required
+@console_can("view")
 def results(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     rows = result_rows(tournament)
@@ -57,7 +57,7 @@ def results(request, tournament_id: int):
     )
 
 
-@staff_member_required
+@console_can("view")
 def results_csv(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")

@@ -156,6 +156,7 @@ def main(db_path: str, port: int) -> None:
         positions_table, positions_table.seat_set.filter(entry__isnull=False).order_by("number")[1].number
     )
     jump_to_level(break_t, 2)
+    roles = roles_scenario()
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
         json.dumps(
@@ -177,6 +178,7 @@ def main(db_path: str, port: int) -> None:
                 "undo_tournament": undo_t.pk,
                 "undo_table": undo_t.tables.get().pk,
                 "positions_table": positions_table.pk,
+                **roles,
                 "username": "director",
                 "password": "browser-director-pw",
             }
@@ -265,6 +267,28 @@ def break_and_redraw_scenario() -> dict:
     tables_services.balance(final, actor=director)
     final_table = final.tables.filter(status="active").get()
     return {"broken_table": last.pk, "final_table": final_table.pk}
+
+
+def roles_scenario() -> dict:
+    """tests/screens/test_console_roles_browser.py: a desk and a floor account (screens.roles), and a
+    running tournament with late registration open and one player with no chips left to bust."""
+    from django.contrib.auth import get_user_model
+
+    from screens.roles import DESK, FLOOR, set_role
+    from tests import factories
+    from tournaments.models import Entry
+
+    users = {}
+    for username, role in (("desk", DESK), ("floor", FLOOR)):
+        user = get_user_model().objects.create_user(username, password=f"browser-{username}-pw")
+        set_role(user, role)
+        users[f"{username}_username"], users[f"{username}_password"] = username, f"browser-{username}-pw"
+    tournament = factories.make_tournament(
+        players=6, stage="running", name="Roles at work", late_registration_until_level=4
+    )
+    out = tournament.entries.order_by("pk").first()
+    Entry.objects.filter(pk=out.pk).update(chips=0)
+    return {**users, "roles_tournament": tournament.pk, "roles_busted_entry": str(out)}
 
 
 def warm_up(*tournaments) -> None:

@@ -29,7 +29,12 @@ def test_demo_users_are_separate_roles_and_none_is_a_superuser():
     from django.contrib.auth import get_user_model
 
     demo = load_demo()
-    assert [username for _role, username, _password in demo.users] == ["director", "floor", "desk", "deckprep"]
+    assert [username for _role, username, _password in demo.users] == [
+        "director",
+        "floor",
+        "desk",
+        "deckprep",
+    ]
     users = {
         u.username: u
         for u in get_user_model().objects.filter(username__in=["director", "floor", "desk", "deckprep"])
