@@ -47,10 +47,10 @@ def refusal(user, capability: str) -> str:
     """What a refused staff member reads: their role, what it may not do, and who may."""
     mine = sorted(str(roles.ROLE_LABELS[name]) for name in roles_of(user))
     allowed = sorted(str(roles.ROLE_LABELS[name]) for name in roles.CAPABILITIES[capability])
-    return _("Your role (%(role)s) may not %(what)s: that is for the %(allowed)s.") % {
+    return _("Your role (%(role)s) may not %(what)s: that is for %(allowed)s.") % {
         "role": ", ".join(mine),
         "what": roles.CAPABILITY_LABELS[capability],
-        "allowed": _(" or the ").join(allowed),
+        "allowed": ", ".join(allowed),
     }
 
 

@@ -27,7 +27,7 @@ class IsStaffOrReadOnly(StaffOrReadOnly):
 
 DESCRIBED = {
     400: _("Bad input: the message names the field and the problem. Nothing changed."),
-    403: _("Not allowed: writes need a staff user."),
+    403: _("Not allowed: writes need a staff user whose role makes this change (``detail`` says which)."),
     404: _("No such object."),
     409: _("Not possible in the current state (e.g. a clock operation in the wrong state). Nothing changed."),
     422: _("Against a rule (the rule number is in ``rule``). Nothing changed."),
