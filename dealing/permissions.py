@@ -9,19 +9,21 @@ secret parts of a hand in progress (seed, deck order, unshown hole cards) needs 
 from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from config.permissions import is_staff
+from config.permissions import is_staff, may, refusal
 
 from .models import Hand
 
 
 def can_operate(user) -> bool:
-    """May run hands at a table (dealer, floor, director)."""
-    return is_staff(user)
+    """May run hands at a table from a staff account (floor, director: ``config.roles``); never the
+    registration desk."""
+    return is_staff(user) and may(user, "hands")
 
 
 def can_correct(user) -> bool:
-    """May void a hand or correct an action (a floor person): staff with the change permission."""
-    return can_operate(user) and user.has_perm("dealing.change_hand")
+    """May void a hand or correct an action (a floor person): staff whose role corrects, with the
+    change permission."""
+    return is_staff(user) and may(user, "corrections") and user.has_perm("dealing.change_hand")
 
 
 def can_view_deck(user) -> bool:
@@ -65,13 +67,19 @@ class DealingPermission(BasePermission):
     def has_permission(self, request, view):
         if request.method in SAFE_METHODS:
             return True
-        return can_operate(request.user) or tablet_on_its_table(request, view)
+        if can_operate(request.user) or tablet_on_its_table(request, view):
+            return True
+        if is_staff(request.user):
+            self.message = refusal(request.user, "hands")
+        return False
 
 
 class FloorPermission(BasePermission):
     message = _("Only a floor person (staff with the dealing.change_hand permission) may correct a hand.")
 
     def has_permission(self, request, view):
+        if is_staff(request.user) and not may(request.user, "corrections"):
+            self.message = refusal(request.user, "corrections")
         return can_correct(request.user)
 
 

@@ -1,7 +1,8 @@
 """Who may do what on the screens' pages, sockets and tablet API: the one place that decides it.
 
-Staff (``config.permissions.is_staff``) may do everything here; a paired dealer tablet acts only at
-its own table (``Device.may_operate_table``); a clock screen only reads.
+Staff whose role runs hands (``config.permissions.may(user, "hands")``: the director and the floor)
+may do everything here; a paired dealer tablet acts only at its own table
+(``Device.may_operate_table``); a clock screen only reads.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import BasePermission
 
-from config.permissions import is_staff
+from config.permissions import is_staff, may, refusal
 from tables.models import Table
 
 from .auth import request_device
@@ -34,7 +35,11 @@ class StaffOrTableDevicePermission(BasePermission):
 
     def has_permission(self, request, view):
         if is_staff(request.user):
-            return True
+            if may(request.user, "hands"):
+                return True
+            # DRF makes the permission anew for each request: the message is this refusal's own.
+            self.message = refusal(request.user, "hands")
+            return False
         device = request_device(request)
         if device is None or device.kind != DeviceKind.TABLET:
             return False
@@ -44,7 +49,7 @@ class StaffOrTableDevicePermission(BasePermission):
 
     def has_object_permission(self, request, view, obj):
         if is_staff(request.user):
-            return True
+            return may(request.user, "hands")
         device = request_device(request)
         table_id = obj.pk if isinstance(obj, Table) else getattr(obj, "table_id", None)
         return device is not None and device.may_operate_table(table_id)

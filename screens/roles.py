@@ -14,23 +14,42 @@ user to each (``screens.demo``).
 from __future__ import annotations
 
 from django.contrib.auth.models import Group, Permission
-from django.utils.translation import gettext_lazy as _
+from django.db import transaction
 
-from config.permissions import is_staff
+# The names, the capability map and the decisions live in the config leaves, so every app's API
+# reads the same map; they are re-exported here for the console.
+from config.permissions import capabilities_of, may, refusal, roles_of
+from config.roles import (
+    CAPABILITIES,
+    CAPABILITY_LABELS,
+    DECK_PREP,
+    DESK,
+    DIRECTOR,
+    FLOOR,
+    ROLE_LABELS,
+    STAFF,
+)
 
-DIRECTOR = "Director"
-FLOOR = "Floor"
-DECK_PREP = "Deck prep"
-DESK = "Registration desk"
+__all__ = [
+    "CAPABILITIES",
+    "CAPABILITY_LABELS",
+    "DECK_PREP",
+    "DESK",
+    "DIRECTOR",
+    "FLOOR",
+    "ROLE_LABELS",
+    "ROLE_NAMES",
+    "STAFF",
+    "capabilities_of",
+    "ensure_roles",
+    "may",
+    "opens_console",
+    "refusal",
+    "roles_of",
+    "set_role",
+]
 
 APPS = ("tournaments", "tables", "dealing", "screens")
-
-ROLE_LABELS = {
-    DIRECTOR: _("director"),
-    FLOOR: _("floor"),
-    DECK_PREP: _("deck prep"),
-    DESK: _("registration desk"),
-}
 
 
 def _permissions(role: str):
@@ -52,7 +71,7 @@ def _permissions(role: str):
 
 
 def ensure_roles() -> dict[str, Group]:
-    """The three groups with exactly their permissions."""
+    """The four groups with exactly their permissions."""
     groups = {}
     for role in (DIRECTOR, FLOOR, DESK, DECK_PREP):
         group, _created = Group.objects.get_or_create(name=role)
@@ -61,45 +80,28 @@ def ensure_roles() -> dict[str, Group]:
     return groups
 
 
-# Whether each role is tournament staff (config.permissions.is_staff: the console and API writes).
-STAFF = {DIRECTOR: True, FLOOR: True, DESK: True, DECK_PREP: False}
+# The areas the tournament console's own page holds; a role with none of them (the registration
+# desk) has the desk page as its console.
+CONSOLE_AREAS = ("clock", "setup", "payouts", "devices", "seating", "busts", "chip_counts", "corrections")
 
 
-# What each console area needs, the one place that decides it. A superuser, or a staff member in no
-# role group (an account made before the roles), counts as the director.
-CAPABILITIES: dict[str, frozenset[str]] = {
-    "clock": frozenset({DIRECTOR}),  # clock controls, announcements, floor PIN
-    "setup": frozenset({DIRECTOR}),  # new tournament, structure, settings
-    "payouts": frozenset({DIRECTOR}),  # payout table, deals
-    "devices": frozenset({DIRECTOR}),  # pairing and revoking screens and tablets
-    "entries": frozenset({DIRECTOR, DESK}),  # register, re-enter, rebuy, add-on, void, seat cards
-    "seating": frozenset({DIRECTOR, FLOOR}),  # draw, moves, locks, tables, breaking order
-    "busts": frozenset({DIRECTOR, FLOOR}),  # bust, undo bust, remove from the tournament
-    "chip_counts": frozenset({DIRECTOR, FLOOR}),
-    "corrections": frozenset({DIRECTOR, FLOOR}),  # void a hand, correct the last input
-    "view": frozenset({DIRECTOR, FLOOR, DESK}),  # the console pages themselves, results
-}
+def opens_console(user) -> bool:
+    """Whether the tournament console page is this user's page, not just the registration desk."""
+    return any(may(user, area) for area in CONSOLE_AREAS)
 
 
-def roles_of(user) -> set[str]:
-    """The console roles of a staff user (empty for anyone else)."""
-    if not is_staff(user):
-        return set()
-    cached = getattr(user, "_console_roles", None)
-    if cached is None:
-        names = {name for name in user.groups.values_list("name", flat=True) if name in STAFF}
-        if user.is_superuser or not names:
-            names.add(DIRECTOR)
-        cached = user._console_roles = frozenset(names)
-    return set(cached)
+# The names a person types for each role (``manage.py staff_role ana floor``), as the demo's users.
+ROLE_NAMES = {"director": DIRECTOR, "floor": FLOOR, "desk": DESK, "deckprep": DECK_PREP}
 
 
-def may(user, capability: str) -> bool:
-    """Whether this user's role may use that console area (``CAPABILITIES``)."""
-    return bool(roles_of(user) & CAPABILITIES[capability])
-
-
-def capabilities_of(user) -> dict[str, bool]:
-    """Every capability's answer for this user, for templates (``{% if can.seating %}``)."""
-    mine = roles_of(user)
-    return {name: bool(mine & allowed) for name, allowed in CAPABILITIES.items()}
+@transaction.atomic
+def set_role(user, role: str):
+    """Give this account exactly one role: its group (other role groups leave, other groups stay)
+    and the staff flag that role has (deck prep is not staff: no console, no writes)."""
+    groups = ensure_roles()
+    user.groups.remove(*[group for name, group in groups.items() if name != role])
+    user.groups.add(groups[role])
+    user.is_staff = STAFF[role]
+    user.save(update_fields=["is_staff"])
+    user.__dict__.pop("_console_roles", None)  # the roles read before this change
+    return user

@@ -64,6 +64,8 @@ def _moves(tournament):
 
 class TablesView(APIView):
     permission_classes = [DirectorOrReadOnly]
+    # Every write here is the seating's (config.roles.CAPABILITIES): the director and the floor.
+    write_capability = "seating"
 
 
 class SeatingChartView(TablesView):

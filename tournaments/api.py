@@ -27,7 +27,7 @@ class IsStaffOrReadOnly(StaffOrReadOnly):
 
 DESCRIBED = {
     400: _("Bad input: the message names the field and the problem. Nothing changed."),
-    403: _("Not allowed: writes need a staff user."),
+    403: _("Not allowed: writes need a staff user whose role makes this change (``detail`` says which)."),
     404: _("No such object."),
     409: _("Not possible in the current state (e.g. a clock operation in the wrong state). Nothing changed."),
     422: _("Against a rule (the rule number is in ``rule``). Nothing changed."),
@@ -59,6 +59,7 @@ class StructureViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
     queryset = BlindStructure.objects.prefetch_related("levels").order_by("-is_template", "name", "id")
     serializer_class = s.StructureSerializer
     permission_classes = [IsStaffOrReadOnly]
+    write_capability = "setup"  # the writes each role may make: config.roles.CAPABILITIES
 
     def get_queryset(self):
         queryset = super().get_queryset()
@@ -114,6 +115,7 @@ class LevelViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = Level.objects.select_related("structure")
     serializer_class = s.LevelSerializer
     permission_classes = [IsStaffOrReadOnly]
+    write_capability = "setup"
     http_method_names = ["get", "patch", "delete", "head", "options"]
 
     def partial_update(self, request, pk=None):
@@ -138,6 +140,22 @@ class TournamentViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewse
     queryset = Tournament.objects.select_related("structure").order_by("-created_at", "-id")
     serializer_class = s.TournamentSerializer
     permission_classes = [IsStaffOrReadOnly]
+    write_capabilities = {
+        "create": "setup",
+        "partial_update": "setup",
+        "open_registration": "clock",
+        "start": "clock",
+        "finish": "clock",
+        "color_up": "chip_counts",
+        "clock_pause": "clock",
+        "clock_resume": "clock",
+        "clock_add_time": "clock",
+        "clock_jump": "clock",
+        "clock_hand_for_hand": "clock",
+        "clock_hand_for_hand_round": "clock",
+        "entries": "entries",
+        "bust": "busts",
+    }
     http_method_names = ["get", "post", "patch", "head", "options"]
 
     def _fresh(self, tournament):
@@ -448,6 +466,7 @@ class PlayerViewSet(
     queryset = Player.objects.order_by("name", "id")
     serializer_class = s.PlayerSerializer
     permission_classes = [IsStaffOrReadOnly]
+    write_capability = "entries"
     http_method_names = ["get", "post", "patch", "head", "options"]
 
     @extend_schema(responses=errors(400, 403, ok=s.PlayerSerializer, ok_code=201))
@@ -463,6 +482,14 @@ class EntryViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     queryset = Entry.objects.select_related("player", "tournament")
     serializer_class = s.EntrySerializer
     permission_classes = [IsStaffOrReadOnly]
+    write_capabilities = {
+        "reenter": "entries",
+        "rebuy": "entries",
+        "addon": "entries",
+        "chips": "chip_counts",
+        "remove": "busts",
+        "undo_bust": "busts",
+    }
 
     def _fresh(self, entry, code=status.HTTP_200_OK):
         return Response(

@@ -384,6 +384,7 @@ def _run(config, *, runs, seed, hours):
 class EventViewSet(viewsets.GenericViewSet):
     queryset = Event.objects.order_by("-created_at", "-id")
     permission_classes = [IsStaffOrReadOnly]
+    write_capabilities = {"create": "setup", "next_day": "setup"}  # config.roles.CAPABILITIES
     serializer_class = EventTotalsSerializer
 
     @extend_schema(responses=errors(ok=EventTotalsSerializer(many=True)), summary="Multi-day events")
@@ -455,6 +456,7 @@ class FlightViewSet(viewsets.GenericViewSet):
 
     queryset = Flight.objects.select_related("event", "tournament")
     permission_classes = [IsStaffOrReadOnly]
+    write_capabilities = {"stop": "clock", "bag": "chip_counts", "eliminate": "busts"}
     serializer_class = FlightSnapshotSerializer
 
     def get_object(self):

@@ -31,13 +31,14 @@ from tournaments.models import AuditEntry, Entry, Player, Tournament
 from ..floor import answer_floor_call, set_announcement
 from ..models import Announcement, Device, DeviceKind, FloorCall
 from ..pairing import PairingError, create_pairing_code, revoke_device
+from ..roles import opens_console
 from . import console_break, console_controls, console_seating
 from .clock import clock_labels
+from .staff import console_can
 from .staff import error_text as _error_text
-from .staff import staff_member_required
 
 
-@staff_member_required
+@console_can("view")
 def console_list(request):
     tournaments = Tournament.objects.order_by("-created_at")
     return render(request, "console/list.html", {"tournaments": tournaments})
@@ -84,9 +85,12 @@ CONSOLE_FULL_TABLES = 30
 CONSOLE_DEVICES = 40
 
 
-@staff_member_required
+@console_can("view")
 def console(request, tournament_id: int):
     tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=tournament_id)
+    if not opens_console(request.user):
+        # The registration desk's console is the desk: the one page its role works on.
+        return redirect("console-desk", tournament.pk)
     levels = list(tournament.structure.levels.order_by("order"))
     # A big event has 10,000 entries and 1,250 tables: the console shows the first few entries (or
     # those named in the search) and, past a room's worth, each table as one line; the registration
@@ -213,7 +217,7 @@ def _clock_operation(action: str, post):
     return services.set_hand_for_hand, (action.endswith("_on"),)
 
 
-@staff_member_required
+@console_can("clock")
 @require_POST
 def console_clock(request, tournament_id: int, action: str):
     """A clock button. Each form carries the clock version it was shown with (``clock_version``, kept
@@ -238,7 +242,7 @@ def console_clock(request, tournament_id: int, action: str):
     return _back(request, tournament, "clock")
 
 
-@staff_member_required
+@console_can("clock")
 @require_POST
 def console_announce(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -249,7 +253,7 @@ def console_announce(request, tournament_id: int):
     return _back(request, tournament, "clock")
 
 
-@staff_member_required
+@console_can("clock")
 @require_POST
 def console_floor_pin(request, tournament_id: int):
     """The floor's PIN that approves an undo on a tablet (issue 15 item 6); empty turns it off."""
@@ -268,7 +272,7 @@ def console_floor_pin(request, tournament_id: int):
     return _back(request, tournament, "devices")
 
 
-@staff_member_required
+@console_can("entries")
 @require_POST
 def console_register(request, tournament_id: int):
 
@@ -293,7 +297,7 @@ def console_register(request, tournament_id: int):
     return _back(request, tournament, "entries")
 
 
-@staff_member_required
+@console_can("busts")
 @require_POST
 def console_bust(request, tournament_id: int, entry_id: int):
     """Bust a player who has no chips left (R8.8); a player with chips is removed instead."""
@@ -310,7 +314,7 @@ def console_bust(request, tournament_id: int, entry_id: int):
     return _back(request, tournament, "entries")
 
 
-@staff_member_required
+@console_can("busts")
 @require_POST
 def console_remove(request, tournament_id: int, entry_id: int):
     """Disqualification or no-show: the player leaves with their chips, for the reason given."""
@@ -325,7 +329,7 @@ def console_remove(request, tournament_id: int, entry_id: int):
     return _back(request, tournament, "entries")
 
 
-@staff_member_required
+@console_can("devices")
 @require_POST
 def console_pair(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -349,7 +353,7 @@ def console_pair(request, tournament_id: int):
     )
 
 
-@staff_member_required
+@console_can("devices")
 @require_POST
 def console_revoke(request, tournament_id: int, device_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -359,7 +363,7 @@ def console_revoke(request, tournament_id: int, device_id: int):
     return _back(request, tournament, "devices")
 
 
-@staff_member_required
+@console_can("corrections")
 @require_POST
 def console_answer_floor(request, tournament_id: int, call_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -368,7 +372,7 @@ def console_answer_floor(request, tournament_id: int, call_id: int):
     return _back(request, tournament, "clock")
 
 
-@staff_member_required
+@console_can("view")
 def console_hand(request, tournament_id: int, hand_id: int):
     """One hand's history and its verification (RULES section 7), for the director."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)

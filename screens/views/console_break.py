@@ -13,7 +13,7 @@ from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 
-from .staff import error_text, staff_member_required
+from .staff import console_can, error_text
 
 
 def color_up_offered(tournament: Tournament, levels, state) -> list[int]:
@@ -25,7 +25,7 @@ def color_up_offered(tournament: Tournament, levels, state) -> list[int]:
     return sorted(set(level.color_up or []) & in_play) if level.is_break else []
 
 
-@staff_member_required
+@console_can("chip_counts")
 @require_POST
 def color_up(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)

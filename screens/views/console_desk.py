@@ -24,8 +24,8 @@ from tournaments import services
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Player, Tournament
 
+from .staff import console_can
 from .staff import error_text as _error_text
-from .staff import staff_member_required
 
 FILTERS = ("all", "in", "out", "unseated")
 
@@ -108,7 +108,7 @@ def _entry_rows(tournament: Tournament, chosen: str, query: str) -> list[dict]:
 DESK_PAGE = 100
 
 
-@staff_member_required
+@console_can("view")
 def desk(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     chosen = request.GET.get("show", "all")
@@ -145,7 +145,7 @@ def desk(request, tournament_id: int):
     return render(request, "console/desk.html", context)
 
 
-@staff_member_required
+@console_can("view")
 def desk_search(request, tournament_id: int):
     """The players matching what is typed, as a fragment the desk shows under the name field."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -162,7 +162,7 @@ def _to_desk(tournament: Tournament, entry: Entry | None = None):
     return redirect(f"{url}?entry={entry.pk}" if entry else url)
 
 
-@staff_member_required
+@console_can("entries")
 @require_POST
 def desk_register(request, tournament_id: int):
     """Register (or re-enter) the player of this name: the existing one when the name matches."""
@@ -215,7 +215,7 @@ def _where(seat: Seat | None) -> str:
     return _("table %(table)s, seat %(seat)s") % {"table": seat.table.number, "seat": seat.number}
 
 
-@staff_member_required
+@console_can("entries")
 @require_POST
 def desk_rebuy(request, tournament_id: int, entry_id: int):
     return _entry_action(
@@ -230,7 +230,7 @@ def desk_rebuy(request, tournament_id: int, entry_id: int):
     )
 
 
-@staff_member_required
+@console_can("entries")
 @require_POST
 def desk_addon(request, tournament_id: int, entry_id: int):
     return _entry_action(
@@ -245,7 +245,7 @@ def desk_addon(request, tournament_id: int, entry_id: int):
     )
 
 
-@staff_member_required
+@console_can("entries")
 @require_POST
 def desk_void(request, tournament_id: int, entry_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -267,7 +267,7 @@ def desk_void(request, tournament_id: int, entry_id: int):
     return _to_desk(tournament)
 
 
-@staff_member_required
+@console_can("seating")
 @require_POST
 def desk_draw(request, tournament_id: int):
     """The seat draw (R8.1) for everyone registered so far; later entries are seated as they come."""
@@ -285,7 +285,7 @@ def desk_draw(request, tournament_id: int):
     return _to_desk(tournament)
 
 
-@staff_member_required
+@console_can("view")
 def seat_card(request, tournament_id: int, entry_id: int):
     """A card to hand the player: name, table, seat, chips (printable)."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)

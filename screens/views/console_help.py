@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
-from .staff import staff_member_required
+from .staff import console_can
 
 DOCS = Path(settings.BASE_DIR) / "docs"
 GUIDE = DOCS / "directors-guide.md"
@@ -65,13 +65,13 @@ def render_guide(text: str) -> str:
     return "\n".join(html)
 
 
-@staff_member_required
+@console_can("view")
 def guide(request):
     text = GUIDE.read_text(encoding="utf-8") if GUIDE.exists() else ""
     return render(request, "console/help.html", {"guide": mark_safe(render_guide(text))})
 
 
-@staff_member_required
+@console_can("view")
 def screenshot(request, name: str):
     if not SHOT.match(name) or not (DOCS / name).is_file():
         raise Http404(name)

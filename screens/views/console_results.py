@@ -13,7 +13,7 @@ from tournaments import services
 from tournaments.models import Entry, Tournament
 from tournaments.selectors import deal_of
 
-from .staff import staff_member_required
+from .staff import console_can
 
 
 def result_rows(tournament: Tournament, deal=None) -> list[dict]:
@@ -50,7 +50,7 @@ def result_rows(tournament: Tournament, deal=None) -> list[dict]:
     return rows
 
 
-@staff_member_required
+@console_can("view")
 def results(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     deal = deal_of(tournament)
@@ -70,7 +70,7 @@ def results(request, tournament_id: int):
     )
 
 
-@staff_member_required
+@console_can("view")
 def results_csv(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     response = HttpResponse(content_type="text/csv; charset=utf-8")

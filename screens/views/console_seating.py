@@ -19,8 +19,8 @@ from tables.models import Table
 from tournaments.errors import TournamentError
 from tournaments.models import Entry, Tournament
 
+from .staff import console_can
 from .staff import error_text as _error_text
-from .staff import staff_member_required
 
 SKIPPED = "console-skipped-moves"
 
@@ -62,7 +62,7 @@ def _back(tournament):
     return redirect(reverse("console", args=[tournament.pk]) + "#seating")
 
 
-@staff_member_required
+@console_can("seating")
 @require_POST
 def balancing_mode(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -84,7 +84,7 @@ def balancing_mode(request, tournament_id: int):
     return _back(tournament)
 
 
-@staff_member_required
+@console_can("seating")
 @require_POST
 def approve_move(request, tournament_id: int):
     """Make one suggested move (it is decided again now: a stale suggestion is refused)."""
@@ -121,7 +121,7 @@ def approve_move(request, tournament_id: int):
     return _back(tournament)
 
 
-@staff_member_required
+@console_can("seating")
 @require_POST
 def skip_move(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -133,7 +133,7 @@ def skip_move(request, tournament_id: int):
     return _back(tournament)
 
 
-@staff_member_required
+@console_can("seating")
 @require_POST
 def break_order(request, tournament_id: int):
     """The breaking order, typed as table numbers, first to break first (R8.4)."""
@@ -151,7 +151,7 @@ def break_order(request, tournament_id: int):
     return _back(tournament)
 
 
-@staff_member_required
+@console_can("view")
 def seating_chart(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)
     tables = (

@@ -22,7 +22,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import AnteKind, Betting, BlindStructure, Game, Level, Tournament
 
 from .flights import duration_text
-from .staff import staff_member_required
+from .staff import console_can
 
 NOT_STARTED = (Tournament.Status.PLANNED, Tournament.Status.REGISTERING)
 
@@ -190,7 +190,7 @@ def _status_of(exc) -> int:
     return getattr(exc, "status", 400)
 
 
-@staff_member_required
+@console_can("setup")
 def tournament_new(request):
     """The new-tournament page: the game, the structure to start from, chips, entries and money."""
     form = TournamentSetupForm(request.POST or None, initial={"seeding": Tournament.Seeding.FRESH})
@@ -224,7 +224,7 @@ def _started_response(request, tournament):
     return render(request, "console/setup_closed.html", {"tournament": tournament}, status=409)
 
 
-@staff_member_required
+@console_can("setup")
 def tournament_setup(request, tournament_id: int):
     """The settings of a tournament that has not started yet."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -352,7 +352,7 @@ def _level_errors(exc) -> dict:
     return {getattr(exc, "field", None) or "__all__": str(exc.message)}
 
 
-@staff_member_required
+@console_can("setup")
 def structure_editor(request, tournament_id: int):
     tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=tournament_id)
     return _structure_page(request, tournament)
@@ -364,7 +364,7 @@ def _editable_or_409(request, tournament):
     return None
 
 
-@staff_member_required
+@console_can("setup")
 @require_POST
 def structure_level_save(request, tournament_id: int, level_id: int):
     tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=tournament_id)
@@ -389,7 +389,7 @@ def structure_level_save(request, tournament_id: int, level_id: int):
     return redirect(reverse("console-structure", args=[tournament.pk]) + f"#level-{level.pk}")
 
 
-@staff_member_required
+@console_can("setup")
 @require_POST
 def structure_level_add(request, tournament_id: int):
     tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=tournament_id)
@@ -420,7 +420,7 @@ def structure_level_add(request, tournament_id: int):
     return redirect("console-structure", tournament.pk)
 
 
-@staff_member_required
+@console_can("setup")
 @require_POST
 def structure_level_delete(request, tournament_id: int, level_id: int):
     tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=tournament_id)

@@ -4,24 +4,23 @@ language (templates/console/device_language.html)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import user_passes_test
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config.permissions import is_staff
 from tournaments.models import Tournament
 
 from ..models import Device
 from ..pairing import PairingError, set_device_language
+from .staff import console_can
 
 # Only a forged form can send these: 400 for a language not offered, 409 for a revoked screen.
 LANGUAGE_STATUS = {"bad_language": 400, "revoked": 409}
 
 
-@user_passes_test(is_staff, login_url="login")
+@console_can("devices")
 @require_POST
 def device_language(request, tournament_id: int, device_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)

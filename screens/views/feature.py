@@ -21,7 +21,7 @@ from dealing.permissions import can_correct
 from tables.models import Table
 from tournaments.models import Tournament
 
-from .staff import staff_member_required
+from .staff import console_can
 
 
 def feature_labels() -> dict:
@@ -112,7 +112,7 @@ def _percent(value: float) -> float:
     return round(value * 100, 1)
 
 
-@staff_member_required
+@console_can("corrections")
 @require_POST
 def console_release_runout(request, tournament_id: int, hand_id: int):
     """The floor lets a table deal its all-in's run-out during hand-for-hand (R8.6, TDA RP-8F)."""

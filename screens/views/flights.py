@@ -9,7 +9,6 @@ message naming the problem and changes nothing.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import user_passes_test
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,7 +16,6 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config.permissions import is_staff
 from tables import services as tables_services
 from tables.models import Table
 from tournaments import flight_selectors as fs
@@ -26,7 +24,7 @@ from tournaments.errors import TournamentError
 from tournaments.models import BlindStructure, Entry, Event, Flight, Game, Tournament
 from tournaments.services import flights as flight_services
 
-staff_member_required = user_passes_test(is_staff, login_url="login")
+from .staff import console_can
 
 SERVICE_ERRORS = (TournamentError, ValidationError)
 
@@ -61,7 +59,7 @@ def _to_flight(tournament_id: int, anchor: str = ""):
 # ---------------------------------------------------------------- events
 
 
-@staff_member_required
+@console_can("view")
 def events(request):
     return render(
         request,
@@ -75,7 +73,7 @@ def events(request):
     )
 
 
-@staff_member_required
+@console_can("setup")
 @require_POST
 def event_create(request):
     post = request.POST
@@ -115,7 +113,7 @@ def event_create(request):
     return redirect("console-event", event.pk)
 
 
-@staff_member_required
+@console_can("view")
 def event_page(request, event_id: int):
     event = get_object_or_404(Event, pk=event_id)
     totals = fs.event_totals(event)
@@ -127,7 +125,7 @@ def event_page(request, event_id: int):
     )
 
 
-@staff_member_required
+@console_can("setup")
 @require_POST
 def event_next_day(request, event_id: int):
     event = get_object_or_404(Event, pk=event_id)
@@ -167,7 +165,7 @@ def _tables(tournament: Tournament) -> list[dict]:
     return rows
 
 
-@staff_member_required
+@console_can("view")
 def flight_page(request, tournament_id: int):
     flight = _flight(tournament_id)
     tournament = flight.tournament
@@ -204,7 +202,7 @@ def _flight_action(request, tournament_id: int, operation, success: str, anchor:
     return _to_flight(flight.tournament_id, anchor)
 
 
-@staff_member_required
+@console_can("entries")
 @require_POST
 def flight_register(request, tournament_id: int):
     name = request.POST.get("name", "")
@@ -220,7 +218,7 @@ def flight_register(request, tournament_id: int):
     )
 
 
-@staff_member_required
+@console_can("seating")
 @require_POST
 def flight_draw(request, tournament_id: int):
     return _flight_action(
@@ -232,7 +230,7 @@ def flight_draw(request, tournament_id: int):
     )
 
 
-@staff_member_required
+@console_can("clock")
 @require_POST
 def flight_start(request, tournament_id: int):
     return _flight_action(
@@ -243,7 +241,7 @@ def flight_start(request, tournament_id: int):
     )
 
 
-@staff_member_required
+@console_can("busts")
 @require_POST
 def flight_eliminate(request, tournament_id: int, entry_id: int):
     flight = _flight(tournament_id)
@@ -263,7 +261,7 @@ def flight_eliminate(request, tournament_id: int, entry_id: int):
     )
 
 
-@staff_member_required
+@console_can("clock")
 @require_POST
 def flight_stop(request, tournament_id: int):
     return _flight_action(
@@ -275,7 +273,7 @@ def flight_stop(request, tournament_id: int):
     )
 
 
-@staff_member_required
+@console_can("chip_counts")
 @require_POST
 def flight_bag(request, tournament_id: int, table_number: int):
     post = request.POST
@@ -299,7 +297,7 @@ def flight_bag(request, tournament_id: int, table_number: int):
     )
 
 
-@staff_member_required
+@console_can("view")
 def flight_bags(request, tournament_id: int):
     """The bag-and-tag sheet: printable (a print style sheet hides everything but the sheet)."""
     flight = _flight(tournament_id)
@@ -322,7 +320,7 @@ def duration_text(seconds) -> str:
     return _("%(hours)d h %(minutes)02d") % {"hours": minutes // 60, "minutes": minutes % 60}
 
 
-@staff_member_required
+@console_can("setup")
 def simulation_preview(request, tournament_id: int):
     """How long this tournament as configured will run, before anyone plays it."""
     tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=tournament_id)

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from tournaments.models import Tournament
 
 from ..pairing import SHEET_MINUTES, create_table_pairing_codes
-from .staff import staff_member_required
+from .staff import console_can
 
 # Any of the eight QR masks is valid; choosing the best one costs about 4 ms a code (1,250 codes: 5 s),
 # a fixed one about 1 ms, and a printed code scans well either way.
@@ -24,7 +24,7 @@ def qr_svg(url: str) -> str:
     )
 
 
-@staff_member_required
+@console_can("devices")
 @require_POST
 def pairing_sheet(request, tournament_id: int):
     tournament = get_object_or_404(Tournament, pk=tournament_id)

@@ -9,23 +9,28 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from config.permissions import is_staff
 
-from ..roles import may
+from ..roles import CAPABILITIES, may, refusal
 
 # The console is for active staff; anyone else is sent to the sign-in page.
 staff_member_required = user_passes_test(is_staff, login_url="login")
 
 
 def console_can(capability: str):
-    """Staff whose role opens this console area (``screens.roles.CAPABILITIES``); others get 403."""
+    """Staff whose role opens this console area (``screens.roles.CAPABILITIES``); other staff get 403
+    with a page saying what their role may not do, and anyone else the sign-in page."""
+    if capability not in CAPABILITIES:
+        raise ValueError(f"No such console capability: {capability!r}")
 
     def decorate(view):
         @staff_member_required
         @wraps(view)
         def checked(request, *args, **kwargs):
             if not may(request.user, capability):
-                raise PermissionDenied
+                raise PermissionDenied(refusal(request.user, capability))
             return view(request, *args, **kwargs)
 
+        # Read by the test that walks every console URL: each view says which area it belongs to.
+        checked.console_capability = capability
         return checked
 
     return decorate

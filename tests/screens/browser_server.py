@@ -159,6 +159,7 @@ def main(db_path: str, port: int) -> None:
     jump_to_level(break_t, 2)
     floor = floor_scenario()
     deal_t = deal_scenario()
+    roles = roles_scenario()
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
         json.dumps(
@@ -183,6 +184,7 @@ def main(db_path: str, port: int) -> None:
                 "positions_table": positions_table.pk,
                 **floor,
                 "deal_tournament": deal_t.pk,
+                **roles,
                 "username": "director",
                 "password": "browser-director-pw",
             }
@@ -333,6 +335,26 @@ def seating_scenario() -> dict:
     tournament = live_tournament(players=18, name="Seats and tables", game="courchevel", betting="no_limit")
     tables_services.update_plan(tournament, review_moves=True)
     return {"seating_tournament": tournament.pk}
+def roles_scenario() -> dict:
+    """tests/screens/test_console_roles_browser.py: a desk and a floor account (screens.roles), and a
+    running tournament with late registration open and one player with no chips left to bust."""
+    from django.contrib.auth import get_user_model
+
+    from screens.roles import DESK, FLOOR, set_role
+    from tests import factories
+    from tournaments.models import Entry
+
+    users = {}
+    for username, role in (("desk", DESK), ("floor", FLOOR)):
+        user = get_user_model().objects.create_user(username, password=f"browser-{username}-pw")
+        set_role(user, role)
+        users[f"{username}_username"], users[f"{username}_password"] = username, f"browser-{username}-pw"
+    tournament = factories.make_tournament(
+        players=6, stage="running", name="Roles at work", late_registration_until_level=4
+    )
+    out = tournament.entries.order_by("pk").first()
+    Entry.objects.filter(pk=out.pk).update(chips=0)
+    return {**users, "roles_tournament": tournament.pk, "roles_busted_entry": str(out)}
 
 
 def warm_up(*tournaments) -> None:
