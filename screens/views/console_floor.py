@@ -26,7 +26,7 @@ from tables.models import Seat, Table
 from tournaments import services
 from tournaments.models import Entry, Tournament
 
-from ..roles import may
+from ..roles import may, refusal
 from .staff import console_can
 from .staff import error_text as _error_text
 
@@ -197,7 +197,7 @@ def _back(tournament: Tournament, table: Table | None = None, anchor: str = ""):
 
 def _require_floor_area(user) -> None:
     if not any(may(user, area) for area in FLOOR_AREAS):
-        raise PermissionDenied
+        raise PermissionDenied(refusal(user, "busts"))
 
 
 @console_can("view")
