@@ -156,6 +156,7 @@ def main(db_path: str, port: int) -> None:
         positions_table, positions_table.seat_set.filter(entry__isnull=False).order_by("number")[1].number
     )
     jump_to_level(break_t, 2)
+    live_console = live_console_scenario()
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
         json.dumps(
@@ -177,6 +178,7 @@ def main(db_path: str, port: int) -> None:
                 "undo_tournament": undo_t.pk,
                 "undo_table": undo_t.tables.get().pk,
                 "positions_table": positions_table.pk,
+                **live_console,
                 "username": "director",
                 "password": "browser-director-pw",
             }
@@ -265,6 +267,21 @@ def break_and_redraw_scenario() -> dict:
     tables_services.balance(final, actor=director)
     final_table = final.tables.filter(status="active").get()
     return {"broken_table": last.pk, "final_table": final_table.pk}
+
+
+def live_console_scenario() -> dict:
+    """A running tournament with late registration open, a player left with no chips (to be busted)
+    and a table calling the floor (tests/screens/test_console_live_browser.py)."""
+    from screens.floor import call_floor
+    from tests.screens.live import live_tournament
+    from tournaments.models import Entry, Tournament
+
+    tournament = live_tournament(players=6, name="Live console", game="courchevel", betting="no_limit")
+    Tournament.objects.filter(pk=tournament.pk).update(late_registration_until_level=4)
+    broke = tournament.entries.select_related("player").order_by("player__name").first()
+    Entry.objects.filter(pk=broke.pk).update(chips=0)
+    call_floor(tournament.tables.get())
+    return {"live_console_tournament": tournament.pk, "live_console_broke": str(broke)}
 
 
 def warm_up(*tournaments) -> None:
