@@ -16,11 +16,13 @@ import time
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
 
+from config import text
 from dealing import services as dealing_services
 from dealing.equity import hand_equity
 from dealing.hand_for_hand import waiting_reason
 from dealing.models import Hand
-from tables.models import Move, Seat, Table
+from tables import services as tables_services
+from tables.models import Move, Seat, SeatingPlan, Table
 from tables.services import halted_reason
 from tournaments import clock, selectors
 from tournaments.audit import AuditAction
@@ -30,6 +32,8 @@ from tournaments.models import AuditEntry, ChipRace, Entry, Tournament
 from tournaments.services import level_for_next_hand, payout_table, prize_pool
 
 from .models import Announcement, Device, FloorCall
+from .views import console_controls
+from .views.console_seating import suggestion_key
 
 # Keys that must never appear in a clock, table or console payload.
 PRIVATE_KEYS = frozenset(
@@ -405,8 +409,6 @@ def tables_summary(tournament: Tournament) -> list[dict]:
 def console_entries(tournament: Tournament, query: str = ""):
     """The entries the console lists (its page and its snapshot alike): the players in first, then by
     place; those named in the search when there is one."""
-    from config import text
-
     entries = tournament.entries.select_related("player").order_by("status", "place", "player__name")
     if query:
         entries = entries.filter(player__name_key__contains=text.name_key(query))
@@ -489,11 +491,6 @@ def _pending_moves_payload(tournament: Tournament) -> list[dict]:
 def _suggestions_payload(tournament: Tournament) -> dict:
     """Balancing in "suggest and approve" mode: the moves the seating engine would make now (keyed as
     the console's approve and skip forms are; which ones a director skipped is their session's)."""
-    from tables import services as tables_services
-    from tables.models import SeatingPlan
-
-    from .views.console_seating import suggestion_key
-
     plan = SeatingPlan.objects.filter(tournament=tournament).first()  # read only: no get_or_create
     review = plan is not None and plan.review_moves
     rows = []
@@ -552,8 +549,6 @@ def _hands_payload(tournament: Tournament) -> list[dict]:
 def console_payload(tournament: Tournament, levels: list) -> dict:
     """What the console's panels show beyond the clock (static/live/console.js draws them), bounded
     like its page: the first entries, a line a table past a room's worth, the first devices."""
-    from .views import console_controls
-
     state = selectors.clock_state(tournament, levels=levels) if levels else None
     phase = console_controls.phase_of(tournament, state)
     counts = tournament.entries.aggregate(total=Count("id"))

@@ -152,7 +152,7 @@ def console(request, tournament_id: int):
             **console_seating.seating_context(request, tournament),
             "ws_path": f"/ws/tournaments/{tournament.pk}/director/",
             "labels": clock_labels(),
-            "live_labels": console_controls.live_labels(),
+            "live_labels": console_controls.live_labels(tournament),
             "players": Player.objects.exclude(
                 entries__in=tournament.entries.filter(status=Entry.Status.ACTIVE)
             ).order_by("name")[:500],

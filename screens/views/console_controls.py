@@ -5,9 +5,10 @@ numbers and fixed-limit bets, and each table's state in a hand-for-hand round (R
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from dealing.models import Hand
-from tables.models import Seat, Table
+from tables.models import MAX_SEATS, Move, Seat, Table
 from tournaments import clock as clockmath
 from tournaments import services
 from tournaments.models import Betting, Entry, Tournament
@@ -123,15 +124,11 @@ def hand_for_hand_tables(tournament: Tournament) -> list[dict]:
     return rows
 
 
-def live_labels() -> dict:
+def live_labels(tournament: Tournament) -> dict:
     """The console's texts that static/live/console.js fills in from the director socket's snapshot,
     in the director's language (the snapshot is shared by every director, so it carries codes and
     numbers, not words). The same msgids as the page's template: one translation each."""
-    from django.utils.translation import ngettext
-
-    from tables.models import MAX_SEATS, Move
-
-    return {
+    labels = {
         "phase": {code: phase_label(code) for code in PHASES},
         "status": {code: str(label) for code, label in Tournament.Status.choices},
         "move_status": {code: str(label) for code, label in Move.Status.choices},
@@ -174,3 +171,7 @@ def live_labels() -> dict:
         "floor_pin_set": _("set"),
         "floor_pin_off": _("not set: only the console can take an input back"),
     }
+    if tournament.status == Tournament.Status.FINISHED:
+        # No one is left to bust or remove: the page says nothing of it, not even in its scripts' data.
+        del labels["bust"], labels["remove"]
+    return labels

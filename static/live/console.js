@@ -84,8 +84,23 @@
   /* --- the clock's controls ------------------------------------------------------------------ */
 
   function offerOf(form) {
-    var button = $("button[data-action]", form);
-    return button ? button.getAttribute("data-action") : null;
+    var button = $("button[data-action], button[data-live-action]", form);
+    return button ? button.getAttribute("data-action") || button.getAttribute("data-live-action") : null;
+  }
+
+  /* A clock button from its template: only a drawn button is one (its action, its hotkey), so the
+   * page's HTML names only the buttons offered when it was drawn. */
+  function drawnButton(form) {
+    var node = form.cloneNode(true);
+    $$("[data-live-action]", node).forEach(function (b) {
+      b.setAttribute("data-action", b.getAttribute("data-live-action"));
+      b.removeAttribute("data-live-action");
+      if (b.hasAttribute("data-live-hotkey")) {
+        b.setAttribute("data-hotkey", b.getAttribute("data-live-hotkey"));
+        b.removeAttribute("data-live-hotkey");
+      }
+    });
+    return node;
   }
 
   /* The buttons of a row in the template's order, those offered now (console_controls.offers). */
@@ -98,7 +113,7 @@
     Array.prototype.forEach.call(tpl.content.children, function (form) {
       var action = offerOf(form);
       known[action] = true;
-      if (offers[form.getAttribute("data-offer")]) wanted.push(existing[action] || form.cloneNode(true));
+      if (offers[form.getAttribute("data-offer")]) wanted.push(existing[action] || drawnButton(form));
     });
     // Other controls of the row (the "Go to level" form) stay where they are, first.
     var others = $$(":scope > *", row).filter(function (n) { return !known[offerOf(n)]; });
@@ -178,8 +193,8 @@
       var control = kind === "none" ? null : fromTemplate(kind, e.id);
       if (control) cell.appendChild(control);
     }
-    if (kind === "bust") setText($("button", cell), L.interp(T.bust, { name: e.name }));
-    if (kind === "remove") {
+    if (kind === "bust" && T.bust) setText($("button", cell), L.interp(T.bust, { name: e.name }));
+    if (kind === "remove" && T.remove) {
       var label = $("label", cell), words = L.interp(T.remove, { name: e.name, chips: e.chips });
       if (!label) return;
       var slot = $("[data-slot=text]", label);
