@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import time
 
-from django.db.models import Count, Q, Sum
+from django.db.models import Count, F, Q, Sum
+from django.utils import timezone
 
+from config import text
 from dealing import services as dealing_services
 from dealing.equity import hand_equity
 from dealing.hand_for_hand import waiting_reason
 from dealing.models import Hand
-from tables.models import Move, Seat, Table
+from tables import services as tables_services
+from tables.models import Move, Seat, SeatingPlan, Table
 from tables.services import halted_reason
 from tournaments import clock, selectors
 from tournaments.audit import AuditAction
@@ -30,6 +33,8 @@ from tournaments.services import level_for_next_hand, payout_table, prize_pool
 
 from . import seating_chart
 from .models import Announcement, Device, FloorCall
+from .views import console_controls
+from .views.console_seating import suggestion_key
 
 # Keys that must never appear in a clock, table or console payload.
 PRIVATE_KEYS = frozenset(
@@ -379,12 +384,16 @@ def tables_summary(tournament: Tournament) -> list[dict]:
     seated_at = Seat.objects.filter(table__tournament=tournament, entry__isnull=False)
     seats_of: dict[int, list[dict]] = {}
     if len(tables) <= CONSOLE_TABLES_WITH_SEATS:
-        for table_id, number, entry_id, name in (
+        for table_id, number, entry_id, name, entry_number, chips in (
             Seat.objects.filter(table__tournament=tournament)
             .order_by("table_id", "number")
-            .values_list("table_id", "number", "entry_id", "entry__player__name")
+            .values_list("table_id", "number", "entry_id", "entry__player__name", "entry__number", "entry__chips")
         ):
-            seats_of.setdefault(table_id, []).append({"number": number, "name": name if entry_id else ""})
+            # Named as an entry is anywhere else (Entry.__str__: a re-entry carries its number).
+            shown = f"{name} #{entry_number}" if entry_id and entry_number > 1 else (name or "")
+            seats_of.setdefault(table_id, []).append(
+                {"number": number, "name": shown if entry_id else "", "chips": chips if entry_id else None}
+            )
     seated = dict(seated_at.values("table_id").annotate(n=Count("id")).values_list("table_id", "n"))
     return [
         {
@@ -392,6 +401,7 @@ def tables_summary(tournament: Tournament) -> list[dict]:
             "number": table.number,
             "status": table.status,
             "hand_in_progress": table.hand_in_progress,
+            "button_seat": table.button_seat,
             "players": seated.get(table.pk, 0),
             "seats": seats_of.get(table.pk, []),
         }
@@ -399,8 +409,37 @@ def tables_summary(tournament: Tournament) -> list[dict]:
     ]
 
 
-# The director's snapshot lists this many devices (1,350 at a big event), then counts the rest.
-CONSOLE_DEVICES_LISTED = 100
+def console_entries(tournament: Tournament, query: str = ""):
+    """The entries the console lists (its page and its snapshot alike): the players in first, then by
+    place; those named in the search when there is one."""
+    entries = tournament.entries.select_related("player").order_by("status", "place", "player__name")
+    if query:
+        entries = entries.filter(player__name_key__contains=text.name_key(query))
+    return entries
+
+
+def console_devices(tournament: Tournament):
+    """The devices the console lists: those still paired first (a revoked one has ``revoked_at``),
+    clocks before tablets. NULLs first said outright: databases disagree on where they sort."""
+    return (
+        Device.objects.filter(tournament=tournament)
+        .select_related("table")
+        .order_by(F("revoked_at").asc(nulls_first=True), "kind", "id")
+    )
+
+
+# As many as the console's page shows (screens.views.console): 1,350 devices at a big event.
+CONSOLE_DEVICES_LISTED = 40
+CONSOLE_ENTRIES_LISTED = 60
+CONSOLE_AUDIT_LISTED = 50
+CONSOLE_HANDS_LISTED = 30
+
+
+def _clock_time(dt, seconds: bool = False) -> str:
+    """A time of day as the console's page prints it (the server's time zone, 24 hours)."""
+    if dt is None:
+        return ""
+    return timezone.localtime(dt).strftime("%H:%M:%S" if seconds else "%H:%M")
 
 
 def devices_summary(tournament: Tournament) -> list[dict]:
@@ -412,11 +451,128 @@ def devices_summary(tournament: Tournament) -> list[dict]:
             "table_id": d.table_id,
             "active": d.is_active,
             "last_seen_at": _ms(d.last_seen_at),
+            "paired": _clock_time(d.created_at),
+            "last_seen": _clock_time(d.last_seen_at),
         }
-        for d in Device.objects.filter(tournament=tournament).order_by("-revoked_at", "kind", "id")[
-            :CONSOLE_DEVICES_LISTED
+        for d in console_devices(tournament)[:CONSOLE_DEVICES_LISTED]
+    ]
+
+
+def _entries_payload(tournament: Tournament) -> list[dict]:
+    return [
+        {
+            "id": e.pk,
+            "name": str(e),
+            "status": e.status,
+            "chips": e.chips,
+            "place": e.place,
+            "place_shared_to": e.place_shared_to,
+            "prize": e.prize,
+        }
+        for e in console_entries(tournament)[:CONSOLE_ENTRIES_LISTED]
+    ]
+
+
+def _pending_moves_payload(tournament: Tournament) -> list[dict]:
+    """The console's "Moves": those waiting for a hand to end or for the dealer's "Done"."""
+    return [
+        {
+            "id": m.pk,
+            "name": str(m.entry),
+            "from_table": m.from_table.number if m.from_table_id else None,
+            "from_seat": m.from_seat,
+            "to_table": m.to_table.number,
+            "to_seat": m.to_seat,
+            "status": m.status,
+        }
+        for m in Move.objects.filter(tournament=tournament, status__in=[Move.Status.PENDING, Move.Status.DONE])
+        .select_related("entry__player", "from_table", "to_table")
+        .order_by("id")
+    ]
+
+
+def _suggestions_payload(tournament: Tournament) -> dict:
+    """Balancing in "suggest and approve" mode: the moves the seating engine would make now (keyed as
+    the console's approve and skip forms are; which ones a director skipped is their session's)."""
+    plan = SeatingPlan.objects.filter(tournament=tournament).first()  # read only: no get_or_create
+    review = plan is not None and plan.review_moves
+    rows = []
+    if review and tournament.status != Tournament.Status.FINISHED and tournament.tables.exists():
+        moves = tables_services.suggested_moves(tournament)
+        names = {
+            e.pk: str(e)
+            for e in tournament.entries.filter(pk__in={m.entry_id for m in moves}).select_related("player")
+        }
+        rows = [
+            {
+                "key": suggestion_key(m),
+                "entry_id": m.entry_id,
+                "name": names.get(m.entry_id, ""),
+                "from_table": m.from_table.number if m.from_table_id else None,
+                "from_seat": m.from_seat,
+                "to_table": m.to_table.number,
+                "to_seat": m.to_seat,
+                "reason": m.reason,
+            }
+            for m in moves
+        ]
+    return {"review": review, "moves": rows}
+
+
+def _audit_payload(tournament: Tournament) -> list[dict]:
+    return [
+        {
+            "id": a.pk,
+            "at": _clock_time(a.at, seconds=True),
+            "who": str(a.actor) if a.actor_id else (a.device_label or "–"),
+            "action": a.action,
+            "target": a.target,
+            "reason": a.reason,
+        }
+        for a in AuditEntry.objects.filter(tournament=tournament).select_related("actor")[
+            :CONSOLE_AUDIT_LISTED
         ]
     ]
+
+
+def _hands_payload(tournament: Tournament) -> list[dict]:
+    return [
+        {
+            "id": h.pk,
+            "label": h.label,
+            "status": h.status,
+            "seed_commitment": h.seed_commitment,
+        }
+        for h in Hand.objects.filter(table__tournament=tournament)
+        .select_related("table")
+        .order_by("-started_at")[:CONSOLE_HANDS_LISTED]
+    ]
+
+
+def console_payload(tournament: Tournament, levels: list) -> dict:
+    """What the console's panels show beyond the clock (static/live/console.js draws them), bounded
+    like its page: the first entries, a line a table past a room's worth, the first devices."""
+    state = selectors.clock_state(tournament, levels=levels) if levels else None
+    phase = console_controls.phase_of(tournament, state)
+    counts = tournament.entries.aggregate(total=Count("id"))
+    money = {"prize_pool": prize_pool(tournament), "payouts": list(payout_table(tournament))}
+    return {
+        "phase": phase,
+        "offers": console_controls.offers(tournament, phase, state),
+        "level_index": state.level_index if state is not None else 0,
+        "entries": _entries_payload(tournament),
+        "entries_total": counts["total"] or 0,
+        "hand_for_hand_tables": [
+            {"number": t["number"], "state": t["state"]} for t in console_controls.hand_for_hand_tables(tournament)
+        ],
+        "moves": _pending_moves_payload(tournament),
+        "suggestions": _suggestions_payload(tournament),
+        "prize_pool": money["prize_pool"],
+        "payouts": money["payouts"],
+        "hands": _hands_payload(tournament),
+        "audit": _audit_payload(tournament),
+        "floor_pin_set": bool(tournament.floor_pin_hash),
+    }
 
 
 def director_snapshot(tournament_id: int) -> dict:
@@ -427,11 +583,12 @@ def director_snapshot(tournament_id: int) -> dict:
     data["devices"] = devices_summary(tournament)
     data["devices_total"] = Device.objects.filter(tournament=tournament).count()
     data["floor_calls"] = [
-        {"id": c.pk, "table": c.table.number, "called_at": _ms(c.called_at)}
+        {"id": c.pk, "table": c.table.number, "called_at": _ms(c.called_at), "time": _clock_time(c.called_at)}
         for c in FloorCall.objects.filter(tournament=tournament, answered_at__isnull=True).select_related(
             "table"
         )
     ]
+    data["console"] = console_payload(tournament, selectors.levels_of(tournament))
     return envelope("director", version, data)
 
 

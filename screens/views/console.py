@@ -19,7 +19,6 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from config import text
 from dealing import histories
 from dealing.models import Hand
 from dealing.verification import verify_hand
@@ -28,6 +27,7 @@ from tournaments import icm, services
 from tournaments.errors import TournamentError
 from tournaments.models import AuditEntry, Entry, Player, Tournament
 
+from .. import snapshots
 from ..floor import answer_floor_call, set_announcement
 from ..models import Announcement, Device, DeviceKind, FloorCall
 from ..pairing import PairingError, create_pairing_code, revoke_device
@@ -80,9 +80,10 @@ def _payouts(tournament: Tournament) -> tuple[list[dict], list[dict]]:
     return rows, icm_rows
 
 
-CONSOLE_ENTRIES = 60
-CONSOLE_FULL_TABLES = 30
-CONSOLE_DEVICES = 40
+# The page and the director socket's snapshot list the same (screens.snapshots decides).
+CONSOLE_ENTRIES = snapshots.CONSOLE_ENTRIES_LISTED
+CONSOLE_FULL_TABLES = snapshots.CONSOLE_TABLES_WITH_SEATS
+CONSOLE_DEVICES = snapshots.CONSOLE_DEVICES_LISTED
 
 
 @console_can("view")
@@ -96,9 +97,7 @@ def console(request, tournament_id: int):
     # those named in the search) and, past a room's worth, each table as one line; the registration
     # desk and the seating chart have them all.
     query = request.GET.get("q", "")[:100]
-    entries = tournament.entries.select_related("player").order_by("status", "place", "player__name")
-    if query:
-        entries = entries.filter(player__name_key__contains=text.name_key(query))
+    entries = snapshots.console_entries(tournament, query)
     entry_count = tournament.entries.count()
     entries = list(entries[:CONSOLE_ENTRIES])
     table_count = Table.objects.filter(tournament=tournament).count()
@@ -113,11 +112,7 @@ def console(request, tournament_id: int):
     )
     payouts, icm_rows = _payouts(tournament)
     # 1,350 screens at a big event: the first few (clocks first), or those whose label is searched.
-    devices = (
-        Device.objects.filter(tournament=tournament)
-        .select_related("table")
-        .order_by("revoked_at", "kind", "id")
-    )
+    devices = snapshots.console_devices(tournament)
     device_query = request.GET.get("device", "")[:100]
     if device_query:
         devices = devices.filter(label__icontains=device_query)
@@ -161,6 +156,7 @@ def console(request, tournament_id: int):
             **console_seating.seating_context(request, tournament),
             "ws_path": f"/ws/tournaments/{tournament.pk}/director/",
             "labels": clock_labels(),
+            "live_labels": console_controls.live_labels(tournament),
             "players": Player.objects.exclude(
                 entries__in=tournament.entries.filter(status=Entry.Status.ACTIVE)
             ).order_by("name")[:500],

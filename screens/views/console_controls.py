@@ -5,9 +5,10 @@ numbers and fixed-limit bets, and each table's state in a hand-for-hand round (R
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from dealing.models import Hand
-from tables.models import Seat, Table
+from tables.models import MAX_SEATS, Move, Seat, Table
 from tournaments import clock as clockmath
 from tournaments import services
 from tournaments.models import Betting, Entry, Tournament
@@ -26,6 +27,9 @@ def phase_of(tournament: Tournament, state) -> str:
     if state is None or not state.running:
         return "paused"
     return "running"
+
+
+PHASES = ("planned", "registering", "running", "paused", "break", "hand_for_hand", "finished")
 
 
 def phase_label(phase: str) -> str:
@@ -118,3 +122,56 @@ def hand_for_hand_tables(tournament: Tournament) -> list[dict]:
             state, label = "to_deal", _("to deal")
         rows.append({"number": table.number, "state": state, "label": label})
     return rows
+
+
+def live_labels(tournament: Tournament) -> dict:
+    """The console's texts that static/live/console.js fills in from the director socket's snapshot,
+    in the director's language (the snapshot is shared by every director, so it carries codes and
+    numbers, not words). The same msgids as the page's template: one translation each."""
+    labels = {
+        "phase": {code: phase_label(code) for code in PHASES},
+        "status": {code: str(label) for code, label in Tournament.Status.choices},
+        "move_status": {code: str(label) for code, label in Move.Status.choices},
+        "move_reason": {code: str(label) for code, label in Move.Reason.choices},
+        "hand_status": {code: str(label) for code, label in Hand.Status.choices},
+        "table_status": {code: str(label) for code, label in Table.Status.choices},
+        "hand_for_hand": {"playing": _("playing its hand"), "done": _("done, waiting"), "to_deal": _("to deal")},
+        # Plurals as each language makes them, for every number of players a table can hold (R2.7).
+        "players": {
+            str(n): ngettext("%(players)s player", "%(players)s players", n) % {"players": n}
+            for n in range(MAX_SEATS + 1)
+        },
+        "floor_call": _("Table %(number)s calls the floor (%(time)s)"),
+        "table": _("Table %(number)s"),
+        "table_state": _("Table %(number)s: %(state)s"),
+        "bust": _("Bust %(name)s"),
+        "remove": _("Remove %(name)s and their %(chips)s chips from the tournament because:"),
+        "suggestion": _("%(name)s: table %(from)s seat %(fseat)s → table %(to)s seat %(tseat)s (%(reason)s)"),
+        "move": _("%(name)s: table %(from)s seat %(fseat)s → table %(to)s seat %(tseat)s"),
+        "skipped": _("Skipped:"),
+        "entries_shown": _(
+            "%(shown)s of %(total)s entries shown: find a player above, or see them all at the registration desk."
+        ),
+        "devices_shown": _("Devices shown: %(shown)s of %(total)s."),
+        "in": _("in"),
+        "out": _("out"),
+        "open": _("open"),
+        "hand": _("hand"),
+        "tablet": _("tablet"),
+        "revoked": _("revoked"),
+        "no_entries": _("No entries yet."),
+        "no_tables": _("No tables drawn yet."),
+        "no_devices": _("No paired devices."),
+        "no_hands": _("No hands dealt yet."),
+        "no_audit": _("Nothing recorded yet."),
+        "balanced": _("The tables are balanced: no move to make."),
+        "round_starts": _("The round starts with the next hand dealt."),
+        "seed_secret": _("seed secret until the hand is over"),
+        "history": _("history and verification"),
+        "floor_pin_set": _("set"),
+        "floor_pin_off": _("not set: only the console can take an input back"),
+    }
+    if tournament.status == Tournament.Status.FINISHED:
+        # No one is left to bust or remove: the page says nothing of it, not even in its scripts' data.
+        del labels["bust"], labels["remove"]
+    return labels

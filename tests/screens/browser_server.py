@@ -160,6 +160,7 @@ def main(db_path: str, port: int) -> None:
     floor = floor_scenario()
     deal_t = deal_scenario()
     roles = roles_scenario()
+    live_console = live_console_scenario()
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
         json.dumps(
@@ -185,6 +186,7 @@ def main(db_path: str, port: int) -> None:
                 **floor,
                 "deal_tournament": deal_t.pk,
                 **roles,
+                **live_console,
                 "username": "director",
                 "password": "browser-director-pw",
             }
@@ -355,6 +357,21 @@ def roles_scenario() -> dict:
     out = tournament.entries.order_by("pk").first()
     Entry.objects.filter(pk=out.pk).update(chips=0)
     return {**users, "roles_tournament": tournament.pk, "roles_busted_entry": str(out)}
+
+
+def live_console_scenario() -> dict:
+    """A running tournament with late registration open, a player left with no chips (to be busted)
+    and a table calling the floor (tests/screens/test_console_live_browser.py)."""
+    from screens.floor import call_floor
+    from tests.screens.live import live_tournament
+    from tournaments.models import Entry, Tournament
+
+    tournament = live_tournament(players=6, name="Live console", game="courchevel", betting="no_limit")
+    Tournament.objects.filter(pk=tournament.pk).update(late_registration_until_level=4)
+    broke = tournament.entries.select_related("player").order_by("player__name").first()
+    Entry.objects.filter(pk=broke.pk).update(chips=0)
+    call_floor(tournament.tables.get())
+    return {"live_console_tournament": tournament.pk, "live_console_broke": str(broke)}
 
 
 def warm_up(*tournaments) -> None:

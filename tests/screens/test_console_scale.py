@@ -53,3 +53,88 @@ def test_the_registration_desk_pages_a_big_field(client, staff):
     assert first.count("<tr data-entry=") == DESK_PAGE and 'data-action="next-page"' in first
     second = client.get(f"/console/{tournament.pk}/desk/", {"page": 2}).content.decode()
     assert second.count("<tr data-entry=") == 30 and "Page 2 of 2" in second
+
+
+def _devices(tournament, count: int, revoked: int = 0):
+    import secrets
+
+    from django.utils import timezone
+
+    from screens.models import Device, DeviceKind
+
+    tables = list(tournament.tables.order_by("number"))
+    for i in range(count):
+        Device.objects.create(
+            kind=DeviceKind.TABLET,
+            tournament=tournament,
+            table=tables[i % len(tables)],
+            label=f"Table {tables[i % len(tables)].number} tablet {i}",
+            token_hash=secrets.token_hex(32),
+            revoked_at=timezone.now() if i < revoked else None,
+        )
+
+
+def test_the_director_snapshot_lists_what_the_console_page_lists_and_no_more(client, staff):
+    """The panels are drawn from the socket's snapshot (static/live/console.js): the same first 60
+    entries, 40 devices (paired ones before revoked ones) and one line a table past 30 tables as the
+    page, whatever the size of the event."""
+    from screens.views.console import CONSOLE_DEVICES
+
+    client.force_login(staff)
+    tournament = live_tournament(players=(CONSOLE_FULL_TABLES + 2) * 4, seats_per_table=4, name="Big")
+    _devices(tournament, CONSOLE_DEVICES + 15, revoked=3)
+    html = client.get(f"/console/{tournament.pk}/").content.decode()
+    data = snapshots.director_snapshot(tournament.pk)["data"]
+    console = data["console"]
+
+    page_entries = [int(pk) for pk in re.findall(r'<tr data-entry="(\d+)"', html)]
+    assert [e["id"] for e in console["entries"]] == page_entries
+    assert len(page_entries) == CONSOLE_ENTRIES and console["entries_total"] == tournament.entries.count()
+    page_devices = [int(pk) for pk in re.findall(r'<tr data-device="(\d+)"', html)]
+    assert [d["id"] for d in data["devices"]] == page_devices and len(page_devices) == CONSOLE_DEVICES
+    assert all(d["active"] for d in data["devices"])  # the 3 revoked ones come after the 52 paired
+    assert data["devices_total"] == CONSOLE_DEVICES + 15
+    assert all(t["seats"] == [] for t in data["tables"]) and len(data["tables"]) == CONSOLE_FULL_TABLES + 2
+    # What the clock buttons are, as the page offers them (console_controls.offers): running, level 1.
+    assert console["phase"] == "running" and console["offers"]["pause"] and not console["offers"]["resume"]
+    assert not console["offers"]["previous_level"] and console["offers"]["next_level"]
+
+
+def test_the_director_snapshot_costs_the_same_reads_at_any_number_of_tables(staff):
+    from django.db import connection
+
+    from screens.models import FloorCall
+
+    smaller = live_tournament(players=(CONSOLE_FULL_TABLES + 2) * 4, seats_per_table=4, name="Smaller")
+    bigger = live_tournament(players=(CONSOLE_FULL_TABLES + 12) * 4, seats_per_table=4, name="Bigger")
+    for tournament in (smaller, bigger):
+        _devices(tournament, 5)
+        FloorCall.objects.create(tournament=tournament, table=tournament.tables.order_by("number").last())
+    snapshots.director_snapshot(smaller.pk)  # the per-process caches
+    with CaptureQueriesContext(connection) as small:
+        snapshots.director_snapshot(smaller.pk)
+    with CaptureQueriesContext(connection) as big:
+        data = snapshots.director_snapshot(bigger.pk)["data"]
+    assert len(big.captured_queries) == len(small.captured_queries)
+    assert [c["table"] for c in data["floor_calls"]] == [CONSOLE_FULL_TABLES + 12]
+
+
+def test_a_room_of_tables_has_every_seat_in_the_director_snapshot(staff):
+    """Up to 30 tables the console draws each seat: the player (a re-entry with its number), the
+    chips and the button, as its page does."""
+    from tests.factories import set_button
+
+    tournament = live_tournament(players=10, seats_per_table=5, name="Room")
+    table = tournament.tables.order_by("number").first()
+    seat = table.seat_set.filter(entry__isnull=False).order_by("number").first()
+    set_button(table, seat.number)
+    entry = seat.entry
+    entry.number = 2
+    entry.chips = 4321
+    entry.save()
+    tables = snapshots.director_snapshot(tournament.pk)["data"]["tables"]
+    first = next(t for t in tables if t["id"] == table.pk)
+    shown = next(s for s in first["seats"] if s["number"] == seat.number)
+    assert shown == {"number": seat.number, "name": f"{entry.player.name} #2", "chips": 4321}
+    assert first["button_seat"] == seat.number
+    assert sum(1 for t in tables for s in t["seats"] if s["name"]) == 10
