@@ -348,7 +348,10 @@ def roles_scenario() -> dict:
 
     users = {}
     for username, role in (("desk", DESK), ("floor", FLOOR)):
-        user = get_user_model().objects.create_user(username, password=f"browser-{username}-pw")
+        # The floor scenario may have made the floor account already: the same one, same password.
+        user, _made = get_user_model().objects.get_or_create(username=username)
+        user.set_password(f"browser-{username}-pw")
+        user.save()
         set_role(user, role)
         users[f"{username}_username"], users[f"{username}_password"] = username, f"browser-{username}-pw"
     tournament = factories.make_tournament(
