@@ -387,7 +387,9 @@ def tables_summary(tournament: Tournament) -> list[dict]:
         for table_id, number, entry_id, name, entry_number, chips in (
             Seat.objects.filter(table__tournament=tournament)
             .order_by("table_id", "number")
-            .values_list("table_id", "number", "entry_id", "entry__player__name", "entry__number", "entry__chips")
+            .values_list(
+                "table_id", "number", "entry_id", "entry__player__name", "entry__number", "entry__chips"
+            )
         ):
             # Named as an entry is anywhere else (Entry.__str__: a re-entry carries its number).
             shown = f"{name} #{entry_number}" if entry_id and entry_number > 1 else (name or "")
@@ -485,7 +487,9 @@ def _pending_moves_payload(tournament: Tournament) -> list[dict]:
             "to_seat": m.to_seat,
             "status": m.status,
         }
-        for m in Move.objects.filter(tournament=tournament, status__in=[Move.Status.PENDING, Move.Status.DONE])
+        for m in Move.objects.filter(
+            tournament=tournament, status__in=[Move.Status.PENDING, Move.Status.DONE]
+        )
         .select_related("entry__player", "from_table", "to_table")
         .order_by("id")
     ]
@@ -563,7 +567,8 @@ def console_payload(tournament: Tournament, levels: list) -> dict:
         "entries": _entries_payload(tournament),
         "entries_total": counts["total"] or 0,
         "hand_for_hand_tables": [
-            {"number": t["number"], "state": t["state"]} for t in console_controls.hand_for_hand_tables(tournament)
+            {"number": t["number"], "state": t["state"]}
+            for t in console_controls.hand_for_hand_tables(tournament)
         ],
         "moves": _pending_moves_payload(tournament),
         "suggestions": _suggestions_payload(tournament),

@@ -23,6 +23,17 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 
 
 @pytest.fixture(autouse=True)
+def _english_to_start_with():
+    """Each test starts in the default language: a request in another language (a French clock screen,
+    an Italian staff account) leaves its thread's language active for the next test on that worker."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _shipped_templates(request):
     """The blind-structure templates a data migration ships, present in every test that uses the
     database: a transactional test's flush deletes them for the tests that run after it on the same

@@ -135,7 +135,11 @@ def live_labels(tournament: Tournament) -> dict:
         "move_reason": {code: str(label) for code, label in Move.Reason.choices},
         "hand_status": {code: str(label) for code, label in Hand.Status.choices},
         "table_status": {code: str(label) for code, label in Table.Status.choices},
-        "hand_for_hand": {"playing": _("playing its hand"), "done": _("done, waiting"), "to_deal": _("to deal")},
+        "hand_for_hand": {
+            "playing": _("playing its hand"),
+            "done": _("done, waiting"),
+            "to_deal": _("to deal"),
+        },
         # Plurals as each language makes them, for every number of players a table can hold (R2.7).
         "players": {
             str(n): ngettext("%(players)s player", "%(players)s players", n) % {"players": n}

@@ -337,6 +337,8 @@ def seating_scenario() -> dict:
     tournament = live_tournament(players=18, name="Seats and tables", game="courchevel", betting="no_limit")
     tables_services.update_plan(tournament, review_moves=True)
     return {"seating_tournament": tournament.pk}
+
+
 def roles_scenario() -> dict:
     """tests/screens/test_console_roles_browser.py: a desk and a floor account (screens.roles), and a
     running tournament with late registration open and one player with no chips left to bust."""

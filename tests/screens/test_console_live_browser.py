@@ -86,7 +86,10 @@ def test_the_console_follows_another_directors_clicks_without_reloading_or_losin
     navigations, loads, console_requests = [], [], []
     page.on("framenavigated", lambda frame: navigations.append(frame.url))
     page.on("load", lambda _page: loads.append(True))
-    page.on("request", lambda r: console_requests.append(r.url) if urlparse(r.url).path == f"/console/{tid}/" else None)
+    page.on(
+        "request",
+        lambda r: console_requests.append(r.url) if urlparse(r.url).path == f"/console/{tid}/" else None,
+    )
 
     name_field = page.locator("#entries form[action$='/register/'] input[name=name]")
     name_field.click()
