@@ -44,15 +44,15 @@ class DirectorSocket:
         page.route_web_socket(re.compile(r"/ws/tournaments/\d+/director/$"), self._route)
 
     def _route(self, ws):
-        server = ws.connect_to_server()
+        upstream = ws.connect_to_server()
 
         def from_server(message):
             if isinstance(message, str) and '"type": "snapshot"' in message.replace('":"', '": "'):
                 self.snapshots.append(message)
             ws.send(message)
 
-        server.on_message(from_server)
-        ws.on_message(lambda message: server.send(message))
+        upstream.on_message(from_server)
+        ws.on_message(lambda message: upstream.send(message))
         self.routes.append(ws)
 
     def versions(self):
