@@ -553,6 +553,19 @@ def _hands_payload(tournament: Tournament) -> list[dict]:
     ]
 
 
+def all_ins_signature(tournament: Tournament) -> list[list[int]]:
+    """The hands in an all-in run-out and how far each has got: the console fetches its all-ins panel
+    again when this changes (their equity is worked out for that panel alone, not for every snapshot)."""
+    return [
+        list(row)
+        for row in Hand.objects.filter(
+            table__tournament=tournament, status=Hand.Status.RUNNING, state__runout=True
+        )
+        .order_by("table__number")
+        .values_list("pk", "state_seq")
+    ]
+
+
 def console_payload(tournament: Tournament, levels: list) -> dict:
     """What the console's panels show beyond the clock (static/live/console.js draws them), bounded
     like its page: the first entries, a line a table past a room's worth, the first devices."""
@@ -577,6 +590,7 @@ def console_payload(tournament: Tournament, levels: list) -> dict:
         "hands": _hands_payload(tournament),
         "audit": _audit_payload(tournament),
         "floor_pin_set": bool(tournament.floor_pin_hash),
+        "all_ins": all_ins_signature(tournament),
     }
 
 

@@ -208,6 +208,7 @@ urlpatterns = [
     path("console/<id:tournament_id>/register/", console.console_register, name="console-register"),
     path("console/<id:tournament_id>/entries/<id:entry_id>/bust/", console.console_bust, name="console-bust"),
     path("console/<id:tournament_id>/hands/<id:hand_id>/", console.console_hand, name="console-hand"),
+    path("console/<id:tournament_id>/all-ins/", console.console_all_ins, name="console-all-ins"),
     path(
         "console/<id:tournament_id>/hands/<id:hand_id>/release/",
         feature.console_release_runout,

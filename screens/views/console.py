@@ -369,6 +369,14 @@ def console_answer_floor(request, tournament_id: int, call_id: int):
 
 
 @console_can("view")
+def console_all_ins(request, tournament_id: int):
+    """The all-ins panel alone, for the live console to swap in when a run-out moves on: its
+    equities are worked out here, per panel, never in the snapshot every director shares."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    return render(request, "console/all_ins_panel.html", {"tournament": tournament})
+
+
+@console_can("view")
 def console_hand(request, tournament_id: int, hand_id: int):
     """One hand's history and its verification (RULES section 7), for the director."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)

@@ -432,6 +432,34 @@
 
   /* --- the snapshot ------------------------------------------------------------------------------ */
 
+  /* The all-ins panel (its equities are worked out per panel, not in the shared snapshot): fetched
+   * again, alone, when the snapshot says a run-out moved on; never while the director is in it. */
+  var allIns = { loading: false, wanted: null };
+  function renderAllIns(signature) {
+    var panel = document.getElementById("all-ins");
+    if (!panel || !signature) return;
+    allIns.wanted = JSON.stringify(signature);
+    if (allIns.loading || panel.getAttribute("data-all-ins") === allIns.wanted) return;
+    if (panel.contains(document.activeElement)) return;
+    var url = live && live.getAttribute("data-all-ins-url");
+    if (!url) return;
+    allIns.loading = true;
+    fetch(url, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        allIns.loading = false;
+        var current = document.getElementById("all-ins");
+        if (!html || !current || current.contains(document.activeElement)) return;
+        var holder = document.createElement("div");
+        holder.innerHTML = html; // the server's own template: every name in it is escaped by Django
+        var fresh = holder.querySelector("#all-ins");
+        if (!fresh) return;
+        current.replaceWith(fresh);
+        if (fresh.getAttribute("data-all-ins") !== allIns.wanted) renderAllIns(JSON.parse(allIns.wanted));
+      })
+      .catch(function () { allIns.loading = false; });
+  }
+
   function render(data, skipped) {
     var c = data.console;
     var parts = [
@@ -447,6 +475,7 @@
       function () { renderDevices(data); },
       function () { renderAudit(c.audit); },
       function () { renderAnnouncement(data.announcement); },
+      function () { renderAllIns(c.all_ins); },
     ];
     // One panel's trouble does not keep the others from updating.
     parts.forEach(function (part) { try { part(); } catch (e) { if (window.console) window.console.error(e); } });

@@ -53,6 +53,13 @@ def test_an_all_in_is_turned_face_up_then_run_out_street_by_street_on_the_featur
     feature.goto(f"{base}/feature/{table_id}/")  # no sign-in
     expect(feature.locator("#feature")).to_have_attribute("data-version", re.compile(r"\d+"))
 
+    # The director's console is open on this tournament: its all-ins panel follows the hand live.
+    console.goto(f"{base}/console/{data['all_in_tournament']}/")
+    panel = console.locator("#all-ins")
+    expect(panel).to_contain_text("No all-in in progress.")
+    navigations = []
+    console.on("framenavigated", lambda frame: navigations.append(frame.url))
+
     tablet = open_tablet(console, base, table_id)
     expect(feature.locator("[data-role=board] .card-face[data-card]")).to_have_count(1)  # R4.2
     # All-in, called, and the third player folds: betting is closed.
@@ -70,8 +77,14 @@ def test_an_all_in_is_turned_face_up_then_run_out_street_by_street_on_the_featur
     expect(feature.locator("[data-role=share]")).to_have_count(0)
     tablet.screenshot(path=str(DOCS / "tablet-face-up.png"))
 
+    # Betting closed with an all-in: the console lists the table, the hands still face down.
+    expect(panel.locator("[data-role=all-in]")).to_have_count(1)
+    expect(panel).to_contain_text("hands not yet face up")
     tablet.click("[data-action=face-up]")
     expect(tablet.locator(".seat .shown .card-face")).to_have_count(10)
+    # Face up: each player's equity, in the console too, without reloading it.
+    expect(panel.locator("[data-role=share]").first).to_contain_text("%")
+    assert navigations == [], navigations
     expect(feature.locator("[data-role=cards] .card-face")).to_have_count(10)
     expect(feature.locator("[data-role=share]")).to_have_count(2)
     shares = feature.locator("[data-role=share]").all_text_contents()

@@ -90,6 +90,7 @@ EXPECTED = {
     "console-deal-record": "payouts",
     "console-deal-talk": "payouts",
     "console-payouts": "payouts",
+    "console-all-ins": "view",
 }
 
 ROLES = (roles.DIRECTOR, roles.FLOOR, roles.DESK)
