@@ -380,7 +380,11 @@ CONSOLE_TABLES_WITH_SEATS = 30
 def tables_summary(tournament: Tournament) -> list[dict]:
     # Two reads for the whole room, not one per table: the console stays quick at 1,250 tables. Seat
     # names only for a room's worth of tables (the console shows one line a table past that).
-    tables = list(Table.objects.filter(tournament=tournament).order_by("number"))
+    tables = list(
+        Table.objects.filter(tournament=tournament)
+        .order_by("number")
+        .values("pk", "number", "status", "hand_in_progress", "button_seat")
+    )  # rows, not 1,250 model instances
     seated_at = Seat.objects.filter(table__tournament=tournament, entry__isnull=False)
     seats_of: dict[int, list[dict]] = {}
     if len(tables) <= CONSOLE_TABLES_WITH_SEATS:
@@ -399,13 +403,13 @@ def tables_summary(tournament: Tournament) -> list[dict]:
     seated = dict(seated_at.values("table_id").annotate(n=Count("id")).values_list("table_id", "n"))
     return [
         {
-            "id": table.pk,
-            "number": table.number,
-            "status": table.status,
-            "hand_in_progress": table.hand_in_progress,
-            "button_seat": table.button_seat,
-            "players": seated.get(table.pk, 0),
-            "seats": seats_of.get(table.pk, []),
+            "id": table["pk"],
+            "number": table["number"],
+            "status": table["status"],
+            "hand_in_progress": table["hand_in_progress"],
+            "button_seat": table["button_seat"],
+            "players": seated.get(table["pk"], 0),
+            "seats": seats_of.get(table["pk"], []),
         }
         for table in tables
     ]

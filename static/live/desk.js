@@ -8,16 +8,24 @@
     if (!input || !box) return;
     input.focus();
     var timer = null, asked = 0;
+    function search(mine, tries) {
+      var url = input.getAttribute("data-search") + "?name=" + encodeURIComponent(input.value);
+      fetch(url, { credentials: "same-origin" })
+        .then(function (r) {
+          if ((r.status === 503 || r.status === 429) && tries < 3) {
+            // A busy server sheds the search (config.overload): ask again after the time it says.
+            var wait = Math.min(3, Math.max(0.5, Number(r.headers.get("Retry-After")) || 1));
+            setTimeout(function () { if (mine === asked) search(mine, tries + 1); }, wait * 1000);
+            return null;
+          }
+          return r.ok ? r.text() : "";
+        })
+        .then(function (html) { if (html !== null && mine === asked) box.innerHTML = html; })
+        .catch(function () { /* offline: typing and Enter still work */ });
+    }
     input.addEventListener("input", function () {
       clearTimeout(timer);
-      timer = setTimeout(function () {
-        var mine = ++asked;
-        var url = input.getAttribute("data-search") + "?name=" + encodeURIComponent(input.value);
-        fetch(url, { credentials: "same-origin" })
-          .then(function (r) { return r.ok ? r.text() : ""; })
-          .then(function (html) { if (mine === asked) box.innerHTML = html; })
-          .catch(function () { /* offline: typing and Enter still work */ });
-      }, 150);
+      timer = setTimeout(function () { search(++asked, 0); }, 150);
     });
   });
 })();
