@@ -8,7 +8,7 @@ computes everything else from them.
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from config import live, text
@@ -246,6 +246,14 @@ class Entry(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["tournament", "player", "number"], name="unique_entry_number"),
+        ]
+        indexes = [
+            # Players left (every clock and console snapshot counts them) and the placed entries (every
+            # registration and bust recomputes their prizes): read without scanning 10,000 entries.
+            models.Index(fields=["tournament", "status"], name="entry_tournament_status"),
+            models.Index(
+                fields=["tournament", "place"], condition=Q(place__isnull=False), name="entry_placed"
+            ),
         ]
         verbose_name = _("entry")
         verbose_name_plural = _("entries")
