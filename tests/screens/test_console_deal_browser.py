@@ -9,7 +9,7 @@ Chromium (Playwright) against the browser tests' server (tests/screens/browser_s
 
 import pytest
 
-from tests.screens.test_console_browser import ARGS, CHROMIUM, VIEWPORT, Offline, remove, shot
+from tests.screens.test_console_browser import browser, director, remove, server, shot  # noqa: F401 (shared fixtures)
 from tournaments import deals
 
 pytestmark = pytest.mark.browser
@@ -20,40 +20,7 @@ PRIZES = [2500, 1500, 1000]
 LEFT = 500
 
 
-@pytest.fixture(scope="module")
-def server(request):
-    import os
-
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian's chromium is not installed (make browser)")
-    from tests.screens.browser_server import browser_server
-
-    yield browser_server(request.config).ready()
-
-
-@pytest.fixture(scope="module")
-def director(server):
-    from playwright.sync_api import sync_playwright
-
-    base, data = server
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = chromium.new_context(viewport=VIEWPORT)
-        offline = Offline(context, base)
-        page = context.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())  # "Bust this player out?"
-        page.goto(f"{base}/login/")
-        page.fill("input[name=username]", data["username"])
-        page.fill("input[name=password]", data["password"])
-        page.click("button[type=submit]")
-        page.wait_for_url(f"{base}/console/")
-        page.offline = offline
-        yield page
-        context.close()
-        chromium.close()
-
-
-def test_a_three_way_icm_deal_with_money_left_to_play_for_is_recorded_and_paid(server, director):
+def test_a_three_way_icm_deal_with_money_left_to_play_for_is_recorded_and_paid(server, director):  # noqa: F811
     from playwright.sync_api import expect
 
     base, data = server

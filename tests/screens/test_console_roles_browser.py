@@ -8,33 +8,12 @@ import re
 
 import pytest
 
-from tests.screens.test_console_browser import ARGS, CHROMIUM, VIEWPORT, Offline, shot
+from tests.screens.test_console_browser import VIEWPORT, Offline, browser, server, shot  # noqa: F401 (shared fixtures)
 
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def server(request):
-    import os
-
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian's chromium is not installed (make browser)")
-    from tests.screens.browser_server import browser_server
-
-    yield browser_server(request.config).ready()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-def _signed_in(browser, base, username, password):
+def _signed_in(browser, base, username, password):  # noqa: F811
     context = browser.new_context(viewport=VIEWPORT)
     offline = Offline(context, base)
     page = context.new_page()
@@ -47,7 +26,7 @@ def _signed_in(browser, base, username, password):
     return context, page, offline
 
 
-def test_the_desk_registers_and_prints_a_seat_card_and_sees_nothing_else(server, browser):
+def test_the_desk_registers_and_prints_a_seat_card_and_sees_nothing_else(server, browser):  # noqa: F811
     from playwright.sync_api import expect
 
     base, data = server
@@ -87,7 +66,7 @@ def test_the_desk_registers_and_prints_a_seat_card_and_sees_nothing_else(server,
     context.close()
 
 
-def test_the_floor_sees_seating_and_busts_but_no_clock_controls(server, browser):
+def test_the_floor_sees_seating_and_busts_but_no_clock_controls(server, browser):  # noqa: F811
     from playwright.sync_api import expect
 
     base, data = server

@@ -8,31 +8,10 @@ import re
 
 import pytest
 
-from tests.screens.test_browser import ARGS, CHROMIUM, DOCS
-from tests.screens.test_console_browser import VIEWPORT, Offline
+from tests.screens.test_browser import DOCS
+from tests.screens.test_console_browser import VIEWPORT, Offline, browser, server  # noqa: F401 (shared fixtures)
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def server(request):
-    import os
-
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian's chromium is not installed (make browser)")
-    from tests.screens.browser_server import browser_server
-
-    yield browser_server(request.config).ready()
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def chart_of(page) -> dict[int, dict[int, str]]:
@@ -56,7 +35,7 @@ def message(page):
     return page.locator(".messages")
 
 
-def test_the_director_locks_reserves_opens_breaks_moves_and_shows_the_chart_on_the_clock(server, browser):
+def test_the_director_locks_reserves_opens_breaks_moves_and_shows_the_chart_on_the_clock(server, browser):  # noqa: F811
     from playwright.sync_api import expect
 
     base, data = server
