@@ -12,6 +12,8 @@ Close codes: 4001 not signed in or not paired, 4003 not allowed here, 4004 no su
 
 from __future__ import annotations
 
+import asyncio
+
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import ObjectDoesNotExist
@@ -46,6 +48,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     extra_keys: dict
 
     async def connect(self):
+        self.pending_refreshes: set[asyncio.Task] = set()
         self.groups_joined = []
         self.extra_keys = {}
         self.last_version = -1
@@ -69,6 +72,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         await self.send_fresh()
 
     async def disconnect(self, code):
+        for task in getattr(self, "pending_refreshes", ()):
+            task.cancel()
         if getattr(self, "subscribed", False):
             hub().unsubscribe(self.snapshot_key, self)
             for key in self.extra_keys:
@@ -87,6 +92,21 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     def current_version(self) -> int | None:
         """The stored version of what this socket shows (one small read), or None to always rebuild."""
         return None
+
+    def refresh_wants(self, content: dict):
+        """What a refresh says it waits for (a predicate on a snapshot), or None: a plain refresh."""
+        return None
+
+    async def send_awaited(self, wants) -> None:
+        """The snapshot showing what this screen waits for, unless it was sent already."""
+        try:
+            found = await hub().awaited(self.snapshot_key, self, wants)
+        except ObjectDoesNotExist:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        if found is not None and found[0]["version"] > self.last_version:
+            self.last_version = found[0]["version"]
+            await self.send(text_data=found[1])
 
     async def send_fresh(self, *, reuse: bool = False):
         """A snapshot of the state as it stands, sent whatever its version (on connect and on the
@@ -143,8 +163,15 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def receive_json(self, content, **kwargs):
         kind = content.get("type") if isinstance(content, dict) else None
         if kind == "refresh":
-            # The client saw a gap (woke from sleep, missed messages): the state as it stands now.
-            await self.send_fresh(reuse=True)
+            wants = self.refresh_wants(content)
+            if wants is not None and len(self.pending_refreshes) < 4:  # after its own input: what shows it
+                # Waited for in a task: this consumer must go on receiving (the announcement that
+                # brings that snapshot is one of its messages).
+                task = asyncio.ensure_future(self.send_awaited(wants))
+                self.pending_refreshes.add(task)
+                task.add_done_callback(self.pending_refreshes.discard)
+            else:  # the client saw a gap (woke from sleep, missed messages): the state as it stands now
+                await self.send_fresh(reuse=True)
         elif kind == "ping":
             await self.send_json({"type": "pong", "server_time": snapshots.server_time_ms()})
         else:
@@ -229,6 +256,19 @@ class TableConsumer(LiveConsumer):
 
     def build_tablets_snapshot(self):
         return snapshots.tablets_snapshot(self.tournament_id)
+
+    def refresh_wants(self, content):
+        """``{"type": "refresh", "hand": id, "seq": n}`` after an input (tablet.js): a snapshot that
+        shows that hand at event ``n`` or later, or a later hand."""
+        hand_id, seq = content.get("hand"), content.get("seq")
+        if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**63 for v in (hand_id, seq)):
+            return None
+
+        def shows_it(snapshot: dict) -> bool:
+            hand = (snapshot.get("data") or {}).get("hand") or {}
+            return hand.get("id", -1) > hand_id or (hand.get("id") == hand_id and hand.get("seq", -1) >= seq)
+
+        return shows_it
 
     async def state_changed(self, message):
         scope = message.get("scope")

@@ -22,6 +22,8 @@ from channels.db import database_sync_to_async
 from django.core.serializers.json import DjangoJSONEncoder
 
 RECENT_ANNOUNCEMENTS = 64
+# How long a refresh waits for the snapshot its own input announced before it is built anyway.
+PATIENCE = 0.5
 
 
 class _Key:
@@ -34,6 +36,8 @@ class _Key:
         # Announcements already acted on: every socket of a group receives the same one.
         self.seen: dict[str, None] = {}
         self.latest: tuple[dict, str] | None = None  # the last build, encoded
+        # Refreshes that wait for a snapshot showing something (the tablet's own input): (wants, future).
+        self.patient: list = []
 
 
 class SnapshotHub:
@@ -99,6 +103,7 @@ class SnapshotHub:
         text = json.dumps(snapshot, cls=DjangoJSONEncoder)
         entry.latest = (snapshot, text)
         self.patches += 1
+        self._offer(entry, snapshot, text)
         entry.task = asyncio.ensure_future(self._deliver(key, entry, snapshot, text))
 
     async def _deliver(self, key: Hashable, entry: _Key, snapshot: dict, text: str) -> None:
@@ -108,6 +113,40 @@ class SnapshotHub:
             await self._run(key, entry)
         elif not entry.subscribers and self.keys.get(key) is entry:
             del self.keys[key]
+
+    def _offer(self, entry: _Key, snapshot: dict, text: str) -> None:
+        """A new snapshot: the refreshes waiting for what it shows have it."""
+        for wants, waiter in list(entry.patient):
+            if waiter.done() or wants(snapshot):
+                entry.patient.remove((wants, waiter))
+                if not waiter.done():
+                    waiter.set_result((snapshot, text))
+
+    async def awaited(
+        self, key: Hashable, consumer, wants: Callable[[dict], bool], patience: float | None = None
+    ) -> tuple[dict, str] | None:
+        """The first snapshot that shows what ``wants`` looks for: the last one if it does, else the
+        next build or patch that does. The tablet asks this after each of its inputs: the input's own
+        announcement brings that snapshot a moment later, so asking does not build it a second time.
+        If none has come within ``patience`` seconds (the announcement was lost), it is built."""
+        entry = self.keys.get(key)
+        if entry is None:
+            return None
+        if entry.latest is not None and wants(entry.latest[0]):
+            return entry.latest
+        loop = asyncio.get_running_loop()
+        waiter = loop.create_future()
+        entry.patient.append((wants, waiter))
+
+        def impatient():
+            if waiter.done() or (wants, waiter) not in entry.patient:
+                return
+            entry.patient.remove((wants, waiter))
+            entry.waiters.append((consumer, waiter))
+            self.changed(key)
+
+        loop.call_later(PATIENCE if patience is None else patience, impatient)
+        return await waiter
 
     async def fresh(self, key: Hashable, consumer, version: int | None = None) -> tuple[dict, str] | None:
         """A snapshot built after this call, for ``consumer`` to send itself (it just connected, or
@@ -148,6 +187,7 @@ class SnapshotHub:
                 continue
             text = json.dumps(snapshot, cls=DjangoJSONEncoder)
             entry.latest = (snapshot, text)
+            self._offer(entry, snapshot, text)
             for _consumer, waiter in waiters:
                 if not waiter.done():
                     waiter.set_result((snapshot, text))

@@ -138,7 +138,16 @@
           self.busy = false;
           if (response.ok) {
             self.failed = null;
-            self.socket.refresh();
+            // The snapshot that shows this input: its own announcement brings it, the server sends
+            // it at once if it came first, and builds it if the announcement was lost.
+            var hand = json.hand || json;
+            var seq = typeof json.last_seq === "number" ? json.last_seq : hand.seq;
+            var open = self.socket.ws && self.socket.ws.readyState === 1;
+            if (open && typeof hand.id === "number" && typeof seq === "number") {
+              self.socket.send({ type: "refresh", hand: hand.id, seq: seq });
+            } else {
+              self.socket.refresh();
+            }
           } else {
             var stale = response.status === 409 && json.code === "stale";
             // A refused request changed nothing; say why. Retrying helps only with server trouble.

@@ -16,7 +16,7 @@ loopback); ``--dev-settings`` keeps the development defaults.
 
 Every socket is opened as the page would (the device cookie, an allowed Origin) and behaves as
 ``static/live/live.js`` and ``tablet.js`` do: a ping every 15 s (a tablet's every 2 s), and after each accepted input a
-``{"type": "refresh"}`` (``--no-refresh`` to leave that out). Each table is a dealer: one input
+``{"type": "refresh", "hand": …, "seq": …}`` (``--no-refresh`` to leave that out). Each table is a dealer: one input
 after another, the next one read from the legal options in the table's latest snapshot (deal when
 no hand runs; fold with probability ``--fold`` when there is a bet, else check or call), so the next
 input waits for the snapshot of the last. Inputs are spread over the tables at each of ``--rates``
@@ -483,7 +483,10 @@ class Driver:
         pending.deadline = answered + LOST_AFTER
         if self.args.refresh and screen.ws is not None and screen.close_code is None:
             with contextlib.suppress(Exception):
-                await screen.ws.send('{"type": "refresh"}')  # tablet.js, after every accepted input
+                # tablet.js, after every accepted input: the snapshot that shows it.
+                await screen.ws.send(
+                    json.dumps({"type": "refresh", "hand": pending.hand_id, "seq": pending.seq})
+                )
         self.check_arrived(screen)
 
     def fail(self, screen: Screen) -> None:

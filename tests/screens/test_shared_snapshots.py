@@ -226,3 +226,57 @@ async def test_a_patch_applies_only_on_top_of_the_version_just_before_and_the_sa
     )  # new hand
     no_hand = snapshots.envelope("table", 15, {"table_version": 10, "tournament_version": 5, "hand": None})
     assert snapshots.patched_table_snapshot(no_hand, {"table_version": 11, "hand": {"id": 3}}) is None
+
+
+async def test_the_refresh_after_an_input_waits_for_the_inputs_own_snapshot_instead_of_building_it(
+    monkeypatch,
+):
+    """tablet.js asks, after each accepted input, for the snapshot that shows it: when the refresh
+    reaches the server before the input's announcement, it waits for it rather than building the
+    table a second time; once the snapshot came, asking again answers at once with nothing to send."""
+    tournament, tables = await setup(players=12)
+    table = tables[0]
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
+    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
+    await ws.receive_json_from(timeout=2)
+    hand, options = await database_sync_to_async(_deal_and_options)(table)
+    await ws.receive_json_from(timeout=2)
+    from config import live
+    from screens import snapshot_hub
+
+    monkeypatch.setattr(snapshot_hub, "PATIENCE", 10.0)  # however slow this machine is today
+    held = []
+    real_send = live.send_now
+    monkeypatch.setattr(live, "send_now", lambda group, message: held.append((group, message)))
+    hand, options = await database_sync_to_async(_act)(hand, options)
+    builds = []
+    real = snapshots.table_snapshot
+    monkeypatch.setattr(snapshots, "table_snapshot", lambda pk: builds.append(pk) or real(pk))
+    await ws.send_json_to({"type": "refresh", "hand": hand.pk, "seq": hand.state_seq})
+    assert await ws.receive_nothing(timeout=0.1)  # it waits for the announcement
+    for group, message in held:  # the announcement arrives now
+        await database_sync_to_async(real_send)(group, message)
+    update = await ws.receive_json_from(timeout=2)
+    assert update["data"]["hand"]["seq"] == hand.state_seq and builds == []
+    await ws.send_json_to({"type": "refresh", "hand": hand.pk, "seq": hand.state_seq})
+    assert await ws.receive_nothing(timeout=0.3)  # shown already: nothing more to send
+    assert builds == []
+    await ws.disconnect()
+
+
+async def test_a_refresh_whose_announcement_was_lost_is_built_after_a_short_wait(monkeypatch):
+    tournament, tables = await setup(players=12)
+    table = tables[0]
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
+    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
+    await ws.receive_json_from(timeout=2)
+    hand, options = await database_sync_to_async(_deal_and_options)(table)
+    await ws.receive_json_from(timeout=2)
+    from config import live
+
+    monkeypatch.setattr(live, "send_now", lambda group, message: None)  # lost
+    hand, options = await database_sync_to_async(_act)(hand, options)
+    await ws.send_json_to({"type": "refresh", "hand": hand.pk, "seq": hand.state_seq})
+    update = await ws.receive_json_from(timeout=3)
+    assert update["data"]["hand"]["seq"] == hand.state_seq
+    await ws.disconnect()
