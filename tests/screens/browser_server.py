@@ -384,13 +384,12 @@ def live_console_scenario() -> dict:
 def alternates_scenario() -> dict:
     """tests/screens/test_desk_alternates_browser.py: a running tournament whose field is full (4 of a
     maximum of 4), late registration open, and one player with no chips left to bust."""
-    from tests import factories
-    from tournaments.models import Entry
+    from tests.screens.live import live_tournament
+    from tournaments.models import Entry, Tournament
 
-    tournament = factories.make_tournament(
-        players=4, stage="running", name="Full house", late_registration_until_level=4, max_players=4
-    )
-    out = tournament.entries.order_by("pk").first()
+    tournament = live_tournament(players=4, name="Full house", game="courchevel", betting="no_limit")
+    Tournament.objects.filter(pk=tournament.pk).update(late_registration_until_level=4, max_players=4)
+    out = tournament.entries.select_related("player").order_by("pk").first()
     Entry.objects.filter(pk=out.pk).update(chips=0)
     return {"alternates_tournament": tournament.pk, "alternates_broke": str(out)}
 
