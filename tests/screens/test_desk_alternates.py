@@ -2,7 +2,9 @@
 the alternates panel (seat the next, withdraw), and the maximum in the setup form and the API."""
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from screens import roles
 from tables.models import Seat
@@ -84,8 +86,6 @@ def test_withdraw_and_the_refusals_are_messages_that_change_nothing(client, staf
 
 
 def test_the_floor_sees_the_list_but_not_the_alternate_buttons(client, full):
-    from django.contrib.auth import get_user_model
-
     services.add_alternate(full, Player.objects.create(name="Ana"))
     user = get_user_model().objects.create_user("floor-x", is_staff=True)
     user.groups.set([roles.ensure_roles()[roles.FLOOR]])
@@ -125,8 +125,6 @@ def test_the_maximum_is_set_in_the_setup_form_and_not_below_the_players_in(clien
 
 
 def test_the_api_sets_the_maximum_and_refuses_one_below_the_field_422(client, staff):
-    from rest_framework.test import APIClient
-
     api = APIClient()
     api.force_authenticate(staff)
     tournament = factories.make_tournament(stage="registering", players=3)
