@@ -85,6 +85,21 @@ urlpatterns = [
     ),
     path("console/<id:tournament_id>/desk/draw/", console_desk.desk_draw, name="console-desk-draw"),
     path(
+        "console/<id:tournament_id>/desk/alternates/",
+        console_desk.desk_alternate_add,
+        name="console-desk-alternate-add",
+    ),
+    path(
+        "console/<id:tournament_id>/desk/alternates/seat-next/",
+        console_desk.desk_alternate_seat,
+        name="console-desk-alternate-seat",
+    ),
+    path(
+        "console/<id:tournament_id>/desk/alternates/<id:alternate_id>/withdraw/",
+        console_desk.desk_alternate_withdraw,
+        name="console-desk-alternate-withdraw",
+    ),
+    path(
         "console/<id:tournament_id>/desk/<id:entry_id>/rebuy/",
         console_desk.desk_rebuy,
         name="console-desk-rebuy",

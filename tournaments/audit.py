@@ -16,6 +16,9 @@ from .models import AuditEntry, Tournament
 class AuditAction(models.TextChoices):
     """Every action the audit log records, named ``<what>.<verb>`` (the stored value)."""
 
+    ALTERNATE_ADD = "alternate.add", _("Added to the alternates list")
+    ALTERNATE_SEAT = "alternate.seat", _("Alternate seated")
+    ALTERNATE_WITHDRAW = "alternate.withdraw", _("Alternate withdrawn")
     ANNOUNCEMENT = "announcement", _("Announcement set")
     CLOCK_ADD_TIME = "clock.add_time", _("Time added or removed")
     CLOCK_HAND_FOR_HAND = "clock.hand_for_hand", _("Hand-for-hand on or off")

@@ -87,6 +87,10 @@ class Level(models.Model):
         return f"{self.small_blind}/{self.big_blind}"
 
 
+# The largest maximum field size a tournament may set (a 10,000-player festival fits well within it).
+MAX_PLAYERS = 100_000
+
+
 class Tournament(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("Planned")
@@ -117,6 +121,14 @@ class Tournament(models.Model):
 
     late_registration_until_level = models.PositiveIntegerField(_("late registration until level"), default=0)
     max_reentries = models.PositiveIntegerField(_("re-entries allowed"), default=0)
+    # The most players in at once (the seats the room has for it); when full, the desk keeps an
+    # alternates list (``tournaments.services.alternates``). Empty: no limit.
+    max_players = models.PositiveIntegerField(
+        _("maximum players"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(2), MaxValueValidator(MAX_PLAYERS)],
+    )
     rebuys_allowed = models.PositiveIntegerField(_("rebuys allowed"), default=0)
     rebuy_stack = models.PositiveBigIntegerField(_("rebuy stack"), default=0)
     addon_allowed = models.BooleanField(_("add-on allowed"), default=False)
@@ -261,6 +273,47 @@ class Entry(models.Model):
     def __str__(self):
         suffix = f" #{self.number}" if self.number > 1 else ""
         return f"{self.player}{suffix}"
+
+
+class Alternate(models.Model):
+    """A player waiting for a seat while the field is full (``max_players``), first come, first seated."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("Waiting")
+        SEATED = "seated", _("Seated")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="alternates")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="alternates")
+    added_at = models.DateTimeField(_("added at"), auto_now_add=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.WAITING)
+    entry = models.OneToOneField(
+        Entry,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="alternate",
+        verbose_name=_("entry"),
+    )
+    added_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["added_at", "id"]
+        constraints = [
+            # One place on the list per player: a second "add" is refused, not queued twice.
+            models.UniqueConstraint(
+                fields=["tournament", "player"],
+                condition=Q(status="waiting"),
+                name="one_waiting_alternate_per_player",
+            ),
+        ]
+        verbose_name = _("alternate")
+        verbose_name_plural = _("alternates")
+
+    def __str__(self):
+        return str(self.player)
 
 
 class Deal(models.Model):

@@ -14,6 +14,7 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -22,7 +23,7 @@ from tables import services as tables_services
 from tables.models import Seat
 from tournaments import services
 from tournaments.errors import TournamentError
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Alternate, Entry, Player, Tournament
 
 from .staff import console_can
 from .staff import error_text as _error_text
@@ -120,8 +121,12 @@ def desk(request, tournament_id: int):
         last = tournament.entries.select_related("player").filter(pk=last_id).first()
     # 100 a page: a 10,000-entry field is not one page of forms.
     page = Paginator(_entry_rows(tournament, chosen, query), DESK_PAGE).get_page(request.GET.get("page"))
+    players_in = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     context = {
         "tournament": tournament,
+        "alternates": list(services.waiting_alternates(tournament)),
+        "room": tournament.max_players is None or players_in < tournament.max_players,
+        "offer": _alternate_offer(request),
         "rows": page.object_list,
         "page": page,
         "show": chosen,
@@ -138,7 +143,8 @@ def desk(request, tournament_id: int):
         "drawn": tournament.tables.exists(),
         "counts": {
             "entries": tournament.entries.count(),
-            "in": tournament.entries.filter(status=Entry.Status.ACTIVE).count(),
+            "in": players_in,
+            "max": tournament.max_players,
         },
         "prize_pool": services.prize_pool(tournament),
     }
@@ -162,6 +168,18 @@ def _to_desk(tournament: Tournament, entry: Entry | None = None):
     return redirect(f"{url}?entry={entry.pk}" if entry else url)
 
 
+def _alternate_offer(request) -> dict | None:
+    """After "the field is full": the player to offer a place on the alternates list (by id when one
+    was chosen from the matches, else by the name typed)."""
+    player_id = request.GET.get("alternate_player", "")
+    if player_id.isascii() and player_id.isdigit() and len(player_id) <= 18:
+        player = Player.objects.filter(pk=player_id).first()
+        if player is not None:
+            return {"player": player.pk, "name": player.name}
+    name = request.GET.get("alternate", "").strip()[:64]
+    return {"player": "", "name": name} if name else None
+
+
 @console_can("entries")
 @require_POST
 def desk_register(request, tournament_id: int):
@@ -181,6 +199,10 @@ def desk_register(request, tournament_id: int):
             entry = services.register(tournament, player, actor=request.user)
     except (TournamentError, ValidationError) as exc:
         messages.error(request, _error_text(exc))
+        if getattr(exc, "code", "") == "field_full":
+            # The player row made for a new name was rolled back: the offer carries the name.
+            offer = {"alternate_player": player.pk} if player_id else {"alternate": player.name}
+            return redirect(f"{reverse('console-desk', args=[tournament.pk])}?{urlencode(offer)}")
         return _to_desk(tournament)
     seat = Seat.objects.select_related("table").filter(entry=entry).first()
     if entry.number > 1:
@@ -264,6 +286,67 @@ def desk_void(request, tournament_id: int, entry_id: int):
             _("The entry of %(name)s is voided: table %(table)s, seat %(seat)s is free.")
             % {"name": name, "table": seat.table.number, "seat": seat.number},
         )
+    return _to_desk(tournament)
+
+
+@console_can("entries")
+@require_POST
+def desk_alternate_add(request, tournament_id: int):
+    """Put the player refused for a full field on the alternates list."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    player_id = request.POST.get("player", "")
+    try:
+        with transaction.atomic():
+            if player_id:
+                if not (player_id.isascii() and player_id.isdigit() and len(player_id) <= 18):
+                    raise ValidationError({"player": _("Choose a player from the list.")})
+                player = get_object_or_404(Player, pk=player_id)
+            elif request.POST.get("name", "").strip():
+                player = services.player_named(request.POST["name"])
+            else:
+                raise ValidationError({"name": _("Type the player's name.")})
+            services.add_alternate(tournament, player, actor=request.user)
+    except (TournamentError, ValidationError) as exc:
+        messages.error(request, _error_text(exc))
+        return _to_desk(tournament)
+    messages.success(
+        request,
+        _("%(name)s is on the alternates list (number %(number)s).")
+        % {"name": player, "number": services.waiting_alternates(tournament).count()},
+    )
+    return _to_desk(tournament)
+
+
+@console_can("entries")
+@require_POST
+def desk_alternate_seat(request, tournament_id: int):
+    """A seat is free: the first alternate registers and gets it (R8.1)."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    try:
+        alternate = services.seat_next_alternate(tournament, actor=request.user)
+    except (TournamentError, ValidationError) as exc:
+        messages.error(request, _error_text(exc))
+        return _to_desk(tournament)
+    entry = alternate.entry
+    messages.success(
+        request, seat_phrase(entry, Seat.objects.select_related("table").filter(entry=entry).first())
+    )
+    return _to_desk(tournament, entry)
+
+
+@console_can("entries")
+@require_POST
+def desk_alternate_withdraw(request, tournament_id: int, alternate_id: int):
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    alternate = get_object_or_404(
+        Alternate.objects.select_related("player", "tournament"), pk=alternate_id, tournament=tournament
+    )
+    try:
+        services.withdraw_alternate(alternate, actor=request.user)
+    except (TournamentError, ValidationError) as exc:
+        messages.error(request, _error_text(exc))
+    else:
+        messages.success(request, _("%(name)s is off the alternates list.") % {"name": alternate.player})
     return _to_desk(tournament)
 
 

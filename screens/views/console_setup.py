@@ -25,6 +25,7 @@ from .flights import duration_text
 from .staff import console_can
 
 NOT_STARTED = (Tournament.Status.PLANNED, Tournament.Status.REGISTERING)
+NULLABLE = {"max_players"}
 
 
 class NumberListField(forms.CharField):
@@ -83,6 +84,12 @@ class TournamentSetupForm(forms.Form):
         help_text=gettext_lazy("0: closes when the tournament starts."),
     )
     max_reentries = _number(gettext_lazy("Re-entries per player"), initial=0)
+    max_players = _number(
+        gettext_lazy("Maximum players"),
+        help_text=gettext_lazy(
+            "The seats the room has for it; when full, the desk keeps alternates. Empty: no limit."
+        ),
+    )
     rebuys_allowed = _number(gettext_lazy("Rebuys per player"), initial=0)
     rebuy_stack = _number(
         gettext_lazy("Rebuy stack"), initial=0, help_text=gettext_lazy("0: a starting stack.")
@@ -114,6 +121,7 @@ class TournamentSetupForm(forms.Form):
             gettext_lazy("Entries"),
             (
                 "late_registration_until_level",
+                "max_players",
                 "max_reentries",
                 "rebuys_allowed",
                 "rebuy_stack",
@@ -166,7 +174,8 @@ class TournamentSetupForm(forms.Form):
         """What was typed, for the service: blanks left out (the model's defaults apply)."""
         data = {}
         for name, value in self.cleaned_data.items():
-            if name == "structure" or value is None:
+            # A blank maximum field size is a value: no limit (it may clear one set before).
+            if name == "structure" or (value is None and name not in NULLABLE):
                 continue
             data[name] = value
         if data.get("chip_denominations"):

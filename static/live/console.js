@@ -131,8 +131,12 @@
     var select = $("select[data-role=go-to-level]");
     if (select && document.activeElement !== select) {
       // Follows the clock unless the director has chosen another level there.
+      // Before the first snapshot the level shown is the one the page came with (a choice made
+      // before the snapshot arrived is the director's too).
+      var first = select.querySelector("option[selected]");
       var shown = select.getAttribute("data-shown");
-      if (shown === null || shown === select.value) {
+      if (shown === null) shown = first ? first.value : select.value;
+      if (shown === select.value) {
         select.value = String(c.level_index);
         select.setAttribute("data-shown", select.value);
       }

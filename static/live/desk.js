@@ -1,12 +1,15 @@
 /* The registration desk: what is typed in the name field brings the matching players under it (the
- * same player first); focus stays in the field and Enter registers the name typed. */
+ * same player first); focus stays in the field and Enter registers the name typed (or, when the
+ * field is full, puts the player on the alternates list). */
 (function () {
   "use strict";
   document.addEventListener("DOMContentLoaded", function () {
     var input = document.querySelector("[data-role=desk-form] input[name=name]");
     var box = document.querySelector("[data-role=matches]");
     if (!input || !box) return;
-    input.focus();
+    // After "the field is full", Enter puts the player on the alternates list.
+    var offer = document.querySelector("[data-action=add-alternate]");
+    (offer || input).focus();
     var timer = null, asked = 0;
     function search(mine, tries) {
       var url = input.getAttribute("data-search") + "?name=" + encodeURIComponent(input.value);

@@ -161,6 +161,7 @@ def main(db_path: str, port: int) -> None:
     deal_t = deal_scenario()
     roles = roles_scenario()
     live_console = live_console_scenario()
+    alternates = alternates_scenario()
     warm_up(clock_t, hand_t, all_in_t, held_t)
     print(
         json.dumps(
@@ -187,6 +188,7 @@ def main(db_path: str, port: int) -> None:
                 "deal_tournament": deal_t.pk,
                 **roles,
                 **live_console,
+                **alternates,
                 "username": "director",
                 "password": "browser-director-pw",
             }
@@ -377,6 +379,19 @@ def live_console_scenario() -> dict:
     Entry.objects.filter(pk=broke.pk).update(chips=0)
     call_floor(tournament.tables.get())
     return {"live_console_tournament": tournament.pk, "live_console_broke": str(broke)}
+
+
+def alternates_scenario() -> dict:
+    """tests/screens/test_desk_alternates_browser.py: a running tournament whose field is full (4 of a
+    maximum of 4), late registration open, and one player with no chips left to bust."""
+    from tests.screens.live import live_tournament
+    from tournaments.models import Entry, Tournament
+
+    tournament = live_tournament(players=4, name="Full house", game="courchevel", betting="no_limit")
+    Tournament.objects.filter(pk=tournament.pk).update(late_registration_until_level=4, max_players=4)
+    out = tournament.entries.select_related("player").order_by("pk").first()
+    Entry.objects.filter(pk=out.pk).update(chips=0)
+    return {"alternates_tournament": tournament.pk, "alternates_broke": str(out)}
 
 
 def warm_up(*tournaments) -> None:

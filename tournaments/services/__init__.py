@@ -6,7 +6,7 @@ rule concerned; the API turns ``StateError`` into 409, ``RuleError`` into 422 an
 ``ValidationError`` into 400.
 
 The modules, by concept (HackSoft's ``services/`` package): ``structures``, ``lifecycle``,
-``clock_control``, ``entries``, ``prizes``, ``deals`` and ``color_up``; shared reads are in
+``clock_control``, ``entries``, ``prizes``, ``deals``, ``color_up`` and ``alternates``; shared reads are in
 ``tournaments.selectors``. Everything public is re-exported here, so ``from tournaments import
 services`` keeps working for every caller.
 """
@@ -24,6 +24,7 @@ from ..selectors import (
     prize_pool,
     registration_open,
 )
+from .alternates import add_alternate, seat_next_alternate, waiting_alternates, withdraw_alternate
 from .clock_control import (
     add_time,
     advance_clock,
@@ -42,9 +43,11 @@ from .entries import (
     TableCount,
     addon,
     bust_entries,
+    check_room,
     count_table,
     place_late_registration_busts,
     player_named,
+    players_in,
     rebuy,
     register,
     remove_entry,
@@ -76,12 +79,14 @@ __all__ = [
     "MAX_CHIPS",
     "MAX_STACK",
     "TableCount",
+    "add_alternate",
     "add_level",
     "add_time",
     "addon",
     "advance_clock",
     "bust_entries",
     "change_clock",
+    "check_room",
     "clock_of",
     "clock_state",
     "color_up",
@@ -105,6 +110,7 @@ __all__ = [
     "periods_of",
     "place_late_registration_busts",
     "player_named",
+    "players_in",
     "players_left",
     "prize_pool",
     "prizes_left",
@@ -116,6 +122,7 @@ __all__ = [
     "registration_open",
     "remove_entry",
     "resume_clock",
+    "seat_next_alternate",
     "seated_count",
     "set_chips",
     "set_floor_pin",
@@ -128,4 +135,6 @@ __all__ = [
     "update_tournament",
     "validate_level",
     "void_entry",
+    "waiting_alternates",
+    "withdraw_alternate",
 ]

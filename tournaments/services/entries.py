@@ -57,6 +57,23 @@ def _not_in_a_hand(entry: Entry) -> None:
         )
 
 
+def players_in(tournament: Tournament) -> int:
+    """The players still in (active entries): what the maximum field size counts."""
+    return tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+
+
+def check_room(tournament: Tournament) -> None:
+    """The one place that decides whether the field has room for one more player (``max_players``).
+    The caller holds the tournament row lock, so two desks cannot both take the last seat."""
+    if tournament.max_players is not None and players_in(tournament) >= tournament.max_players:
+        raise StateError(
+            _("The field is full: %(max)s players are in, the most this tournament seats.")
+            % {"max": tournament.max_players},
+            code="field_full",
+            params={"max": tournament.max_players},
+        )
+
+
 @transaction.atomic
 def register(tournament: Tournament, player: Player, *, actor=None, now=None) -> Entry:
     """A first entry or a re-entry (a new Entry, full starting stack)."""
@@ -81,6 +98,7 @@ def register(tournament: Tournament, player: Player, *, actor=None, now=None) ->
                 code="no_reentries_left",
                 field="player",
             )
+    check_room(tournament)
     entry = Entry.objects.create(
         tournament=tournament,
         player=player,

@@ -16,8 +16,8 @@ from tables.services import seated_count
 from .. import clock as clockmath
 from .. import payouts as payoutmath
 from ..audit import AuditAction, record_audit
-from ..errors import StateError
-from ..models import BlindStructure, Deal, Entry, Tournament, clock_changed
+from ..errors import RuleError, StateError
+from ..models import MAX_PLAYERS, BlindStructure, Deal, Entry, Tournament, clock_changed
 from ..selectors import clock_of, periods_of
 from .clock_control import store_clock
 from .common import Status, locked
@@ -74,10 +74,26 @@ def _check_tournament_fields(tournament: Tournament) -> None:
         raise ValidationError(errors)
 
 
+def _check_room_for_players_in(tournament: Tournament) -> None:
+    """A maximum field size below the players already in would take seats away: refused (422)."""
+    players = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    if tournament.max_players < players:
+        raise RuleError(
+            _(
+                "The maximum field size must be at least %(min)s (the players in now) and at most %(max)s, or empty for no limit."
+            )
+            % {"min": max(2, players), "max": MAX_PLAYERS},
+            code="max_players_below_field",
+            field="max_players",
+            params={"min": max(2, players), "max": MAX_PLAYERS},
+        )
+
+
 EDITABLE_WHILE_RUNNING = {
     "name",
     "late_registration_until_level",
     "max_reentries",
+    "max_players",
     "rebuys_allowed",
     "guarantee",
     "payout_percentages",
@@ -131,6 +147,8 @@ def update_tournament(tournament: Tournament, *, actor=None, **fields) -> Tourna
         check_levels_in_chips(
             list(tournament.structure.levels.order_by("order")), tournament.chip_denominations
         )
+    if fields.get("max_players") is not None:
+        _check_room_for_players_in(tournament)
     tournament.save()
     if "starting_stack" in fields and old["starting_stack"] != tournament.starting_stack:
         # Not started yet (checked above), so no hand has been played: every entry holds the starting stack.
