@@ -965,7 +965,9 @@ def reserve_seat(seat: Seat, *, player_name: str, reason: str, actor=None) -> Se
     if not (reason or "").strip():
         raise ValidationError({"reason": _("Say why the seat is reserved.")})
     tournament = _lock(seat.table.tournament)
-    seat = Seat.objects.select_for_update(of=("self",)).select_related("table", "entry__player").get(pk=seat.pk)
+    seat = (
+        Seat.objects.select_for_update(of=("self",)).select_related("table", "entry__player").get(pk=seat.pk)
+    )
     where = {"table": seat.table.number, "seat": seat.number}
     if seat.table.status != Table.Status.ACTIVE:
         raise StateError(_("%(table)s is broken.") % {"table": seat.table}, code="table_broken")
