@@ -180,28 +180,35 @@ def _alternate_offer(request) -> dict | None:
     return {"player": "", "name": name} if name else None
 
 
+def _posted_player(request) -> Player:
+    """The player the desk's form names: one chosen from the matches, or the name typed (the existing
+    player of that name, else a new one)."""
+    player_id = request.POST.get("player", "")
+    if player_id:
+        if not (player_id.isascii() and player_id.isdigit() and len(player_id) <= 18):
+            raise ValidationError({"player": _("Choose a player from the list.")})
+        return get_object_or_404(Player, pk=player_id)
+    if request.POST.get("name", "").strip():
+        return services.player_named(request.POST["name"])
+    raise ValidationError({"name": _("Type the player's name.")})
+
+
 @console_can("entries")
 @require_POST
 def desk_register(request, tournament_id: int):
     """Register (or re-enter) the player of this name: the existing one when the name matches."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    player_id = request.POST.get("player", "")
     try:
         with transaction.atomic():
-            if player_id:
-                if not (player_id.isascii() and player_id.isdigit() and len(player_id) <= 18):
-                    raise ValidationError({"player": _("Choose a player from the list.")})
-                player = get_object_or_404(Player, pk=player_id)
-            elif request.POST.get("name", "").strip():
-                player = services.player_named(request.POST["name"])
-            else:
-                raise ValidationError({"name": _("Type the player's name.")})
+            player = _posted_player(request)
             entry = services.register(tournament, player, actor=request.user)
     except (TournamentError, ValidationError) as exc:
         messages.error(request, _error_text(exc))
         if getattr(exc, "code", "") == "field_full":
             # The player row made for a new name was rolled back: the offer carries the name.
-            offer = {"alternate_player": player.pk} if player_id else {"alternate": player.name}
+            offer = (
+                {"alternate_player": player.pk} if request.POST.get("player") else {"alternate": player.name}
+            )
             return redirect(f"{reverse('console-desk', args=[tournament.pk])}?{urlencode(offer)}")
         return _to_desk(tournament)
     seat = Seat.objects.select_related("table").filter(entry=entry).first()
@@ -294,17 +301,9 @@ def desk_void(request, tournament_id: int, entry_id: int):
 def desk_alternate_add(request, tournament_id: int):
     """Put the player refused for a full field on the alternates list."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
-    player_id = request.POST.get("player", "")
     try:
         with transaction.atomic():
-            if player_id:
-                if not (player_id.isascii() and player_id.isdigit() and len(player_id) <= 18):
-                    raise ValidationError({"player": _("Choose a player from the list.")})
-                player = get_object_or_404(Player, pk=player_id)
-            elif request.POST.get("name", "").strip():
-                player = services.player_named(request.POST["name"])
-            else:
-                raise ValidationError({"name": _("Type the player's name.")})
+            player = _posted_player(request)
             services.add_alternate(tournament, player, actor=request.user)
     except (TournamentError, ValidationError) as exc:
         messages.error(request, _error_text(exc))
