@@ -22,15 +22,17 @@ change of the same group in the same transaction drops the patch: it no longer s
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import secrets
 from collections.abc import Callable
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-from config.on_commit import already_queued, once_after_commit
+from config.on_commit import already_queued, once_after_commit, once_after_commit_for
 
 logger = logging.getLogger(__name__)
 
@@ -65,10 +67,49 @@ def device_group(device_id: int) -> str:
     return f"device-{device_id}"
 
 
-def send_now(group: str, message: dict) -> None:
+def _serving_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the ASGI server this thread works for (a request or a socket's database
+    work, run by asgiref in a thread), or None (a Celery task, a command, a test's own thread)."""
+    if getattr(SyncToAsync.threadlocal, "main_event_loop_pid", None) != os.getpid():
+        return None  # never a parent process's loop after a fork
+    loop = getattr(SyncToAsync.threadlocal, "main_event_loop", None)
+    if loop is None or loop.is_closed() or not loop.is_running():
+        return None
+    return loop
+
+
+async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
+    for group, message in messages:
+        try:
+            await layer.group_send(group, message)
+        except Exception:  # one group's failure must not keep the others from hearing
+            logger.exception("announcement to %s not sent", group)
+
+
+def send_many(messages: list[tuple[str, dict]]) -> None:
+    """Send ``(group, message)`` pairs, in order.
+
+    Under the ASGI server the sends are handed to its event loop and the request's thread goes on at
+    once: it does not wait for the loop (busy with every socket of the server) while it holds its
+    database connection, and the messages still go out from the loop that serves the sockets (the
+    in-memory layer of the embedded run needs that). Anywhere else they are sent in one event loop
+    and this waits for them. Either way the layer delivers at most once: the snapshots are versioned.
+    """
     layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group, message)
+    if layer is None or not messages:
+        return
+    loop = _serving_loop()
+    if loop is not None:
+        try:
+            asyncio.run_coroutine_threadsafe(_send_all(layer, messages), loop)
+            return
+        except RuntimeError:  # the loop closed meanwhile (the server is stopping)
+            pass
+    async_to_sync(_send_all)(layer, messages)
+
+
+def send_now(group: str, message: dict) -> None:
+    send_many([(group, message)])
 
 
 def changed(
@@ -116,12 +157,18 @@ def changed(
 
 def changed_many(groups: list[str], *, bump: Callable[[list[str]], object] | None = None) -> None:
     """``changed`` for many groups at once (a seat draw touches every table): the groups not yet
-    announced in this transaction are bumped together, with one call, then announced once each."""
+    announced in this transaction are bumped together, with one call, and announced once each after
+    the commit, all in one send."""
     fresh = [group for group in dict.fromkeys(groups) if not already_queued(("live", group))]
-    if bump is not None and fresh:
+    if not fresh:
+        return
+    if bump is not None:
         bump(fresh)
-    for group in fresh:
-        changed(group)
+
+    def send():
+        send_many([(group, {**STATE_CHANGED, "id": secrets.token_hex(8)}) for group in fresh])
+
+    once_after_commit_for([("live", group) for group in fresh], send)
 
 
 def device_revoked(device_id: int) -> None:

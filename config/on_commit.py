@@ -63,3 +63,23 @@ def once_after_commit(
     pending[key] = (run, len(connection.run_on_commit))
     transaction.on_commit(run, using=using)
     return True
+
+
+def once_after_commit_for(
+    keys: list[Hashable], func: Callable[[], object], *, using: str = DEFAULT_DB_ALIAS
+) -> None:
+    """Queue one ``func`` after the commit that stands for every key of ``keys`` (none of them queued
+    yet): a later ``once_after_commit`` with one of them in this transaction finds it queued."""
+    connection = transaction.get_connection(using)
+    pending = connection.__dict__.setdefault("once_after_commit", {})
+
+    def run():
+        for key in keys:
+            if pending.get(key, (None,))[0] is run:
+                del pending[key]
+        func()
+
+    entry = (run, len(connection.run_on_commit))
+    for key in keys:
+        pending[key] = entry
+    transaction.on_commit(run, using=using)

@@ -274,11 +274,13 @@ def device_for_token(token: str | None, *, touch: bool = False) -> Device | None
     """The active device holding ``token``, or None."""
     if not token or len(token) > 200:
         return None
-    device = (
-        Device.objects.select_related("tournament", "table", "user")
-        .filter(token_hash=_digest(token), revoked_at__isnull=True)
-        .first()
+    # Every request of a tablet asks this: the device and its service account in one small query
+    # (its tournament and table are read only where a caller needs more than their ids), unordered
+    # (a token hash is unique).
+    found = list(
+        Device.objects.select_related("user").filter(token_hash=_digest(token), revoked_at__isnull=True)[:1]
     )
+    device = found[0] if found else None
     if device is not None and touch:
         now = timezone.now()
         if device.last_seen_at is None or now - device.last_seen_at > timedelta(minutes=1):

@@ -22,8 +22,11 @@ from channels.db import database_sync_to_async
 from django.core.serializers.json import DjangoJSONEncoder
 
 RECENT_ANNOUNCEMENTS = 64
-# How long a refresh waits for the snapshot its own input announced before it is built anyway.
-PATIENCE = 0.5
+# How long a refresh waits for the snapshot its own input announced before it is built anyway. Only a
+# lost announcement (rare: a full channel, a Redis failover) runs out of it, and then the tablet shows
+# the input this much later. A busy server delivers late, not never: building instead would cost a
+# whole table's snapshot per input and make the backlog that delayed the announcement worse.
+PATIENCE = 3.0
 
 
 class _Key:

@@ -38,6 +38,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import secrets
 import signal
 import string
@@ -69,6 +70,7 @@ from tests.bench.load_http import (  # noqa: E402
 from tests.integration.processes import Processes, free_port  # noqa: E402
 
 LOST_AFTER = 10.0  # seconds: an input whose snapshot has not arrived by then is lost
+HAND_PATH = re.compile(r"^/api/hands/([0-9]+)/")
 PING_EVERY = 15.0  # live.js: clock screens
 TABLET_PING_EVERY = 2.0  # tablet.js: a lost server is shown within 3 s
 LEVEL_TIMEOUT = 60.0
@@ -222,6 +224,35 @@ class Screen:
 
 
 class Driver:
+    def start_profile(self, stage: str) -> list[subprocess.Popen]:
+        """py-spy on each server for one stage: where a server's CPU goes under load."""
+        spies = []
+        for name, pid in self.profile_targets.items():
+            out = self.profile_dir / f"pyspy-{name}-{stage.replace('/', '_')}.txt"
+            spies.append(
+                subprocess.Popen(
+                    [
+                        str(Path(sys.executable).with_name("py-spy")),
+                        "record",
+                        "--pid",
+                        str(pid),
+                        "--format",
+                        "raw",
+                        "--rate",
+                        "100",
+                        # Only the thread holding the GIL: Python's CPU, not the threads that wait.
+                        "--gil",
+                        "--nonblocking",
+                        "-o",
+                        str(out),
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+            say(f"  profiling {name} during {stage}: {out}")
+        return spies
+
     def __init__(self, args, ports: list[int], event, rng: random.Random):
         self.args = args
         self.ports = ports
@@ -241,6 +272,8 @@ class Driver:
         self.socket_errors: collections.Counter = collections.Counter()
         self.phase: Phase | None = None
         self.closing = False
+        self.profile_targets: dict[str, int] = {}
+        self.profile_dir: Path | None = None
         for i, (table_id, _number) in enumerate(event.tables):
             port = ports[i % len(ports)]
             screen = Screen(
@@ -267,8 +300,13 @@ class Driver:
         task.add_done_callback(self.tasks.discard)
         return task
 
-    def pool(self) -> HTTPPool:
-        # Requests spread over the servers, as the proxy spreads connections (not pinned to the socket's).
+    def pool(self, path: str = "") -> HTTPPool:
+        """The server a request goes to, as docker/haproxy.cfg routes it: a hand's own requests
+        (``/api/hands/<id>/…``) by the hand, so its server keeps the hand in memory; the others spread
+        over the servers (not pinned to the socket's)."""
+        hand = HAND_PATH.match(path)
+        if hand:
+            return self.pools[int(hand.group(1)) % len(self.pools)]
         self.next_pool = (self.next_pool + 1) % len(self.pools)
         return self.pools[self.next_pool]
 
@@ -451,7 +489,7 @@ class Driver:
         screen.pending = pending
         self.pending.add(screen)
         try:
-            status, _headers, content = await self.pool().request(
+            status, _headers, content = await self.pool(path).request(
                 "POST", path, body=body, headers={"Authorization": f"Device {screen.token}"}
             )
         except HTTPError as error:
@@ -633,6 +671,11 @@ def parse_args(argv=None):
     parser.add_argument("--open-concurrency", type=int, default=20, help="sockets opening at once (20)")
     parser.add_argument("--dev-settings", action="store_true", help="servers with DEBUG on (development)")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="record py-spy on every daphne during the first rate (collapsed stacks in the log folder)",
+    )
     parser.add_argument(
         "--redis-socket-timeout",
         type=float,
@@ -828,6 +871,11 @@ def main(argv=None) -> int:
             return sample
 
         driver = Driver(args, ports, event, rng)
+        if args.profile:
+            driver.profile_targets = {
+                name: pid for name, pid in pids.items() if name.startswith(("daphne", "serve"))
+            }
+            driver.profile_dir = log_dir
         result = asyncio.run(drive(args, driver, event, session, ports, sample_cpu, failures))
 
         # In-process snapshot cost, servers idle.
@@ -946,9 +994,13 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
         result.phases.append(phase)
         result.loadavg[phase.name] = load_average()
         say_phase(phase)
-    for rate in args.rates:
+    for number, rate in enumerate(args.rates):
         phase = Phase(f"{rate:g}/s", rate, args.seconds)
+        spies = driver.start_profile(phase.name) if number == 0 else []
         await driver.run_phase(phase, sample_cpu)
+        for spy in spies:
+            spy.send_signal(signal.SIGINT)
+            spy.wait(timeout=60)
         result.phases.append(phase)
         result.loadavg[phase.name] = load_average()
         say_phase(phase)

@@ -21,7 +21,8 @@ def test_a_hand_end_with_busts_sends_one_message_per_group_and_queues_one_rebala
     api, monkeypatch, django_capture_on_commit_callbacks
 ):
     sent, balances = [], []
-    monkeypatch.setattr(live, "send_now", lambda group, message: sent.append(group))
+    # Every announcement goes through send_many (one or many groups at a time).
+    monkeypatch.setattr(live, "send_many", lambda messages: sent.extend(group for group, _ in messages))
     monkeypatch.setattr(tasks.balance_tournament, "delay", lambda pk: balances.append(pk))
     tournament, table = make_table(stacks=(100, 150, 200, 1000), table_size=5, other_tables=(5, 5), plan={})
     # Every request runs in its own capture, as each runs in its own transaction in production

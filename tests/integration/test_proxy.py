@@ -52,7 +52,8 @@ def fetch(url: str, method: str = "GET", body: dict | None = None, headers: dict
 
 
 def proxy_config(tmp_path, http_port: int, https_port: int, web_ports: list[int]) -> str:
-    """docker/haproxy.cfg with loopback ports and the two local web servers instead of Docker's DNS."""
+    """docker/haproxy.cfg with loopback ports and the two local web servers instead of Docker's DNS
+    (in both backends: every request, and a hand's inputs hashed by the hand)."""
     pem = tmp_path / "site.pem"
     subprocess.run(
         [
@@ -86,7 +87,7 @@ def proxy_config(tmp_path, http_port: int, https_port: int, web_ports: list[int]
     config = config.replace(" resolvers docker init-addr none", " inter 1s fall 2 rise 1")
     # The container gets a high open-files limit (compose.yaml); a test machine may not.
     config = re.sub(r"(?m)^    maxconn \d+$", "    maxconn 2000", config)
-    assert (n_http, n_https, n_servers) == (1, 1, 1), "docker/haproxy.cfg changed shape: update this test"
+    assert (n_http, n_https, n_servers) == (1, 1, 2), "docker/haproxy.cfg changed shape: update this test"
     path = tmp_path / "haproxy.cfg"
     path.write_text(config)
     return str(path)

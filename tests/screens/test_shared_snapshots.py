@@ -5,7 +5,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db.models import F
 
-from screens import snapshots
+from screens import snapshot_hub, snapshots
 from screens.models import DeviceKind
 from tournaments import services
 from tournaments.models import Entry, tournament_changed
@@ -242,7 +242,6 @@ async def test_the_refresh_after_an_input_waits_for_the_inputs_own_snapshot_inst
     hand, options = await database_sync_to_async(_deal_and_options)(table)
     await ws.receive_json_from(timeout=2)
     from config import live
-    from screens import snapshot_hub
 
     monkeypatch.setattr(snapshot_hub, "PATIENCE", 10.0)  # however slow this machine is today
     held = []
@@ -275,8 +274,10 @@ async def test_a_refresh_whose_announcement_was_lost_is_built_after_a_short_wait
     from config import live
 
     monkeypatch.setattr(live, "send_now", lambda group, message: None)  # lost
+    monkeypatch.setattr(snapshot_hub, "PATIENCE", 0.3)  # the production wait is longer (3 s)
     hand, options = await database_sync_to_async(_act)(hand, options)
     await ws.send_json_to({"type": "refresh", "hand": hand.pk, "seq": hand.state_seq})
+    assert await ws.receive_nothing(timeout=0.1)  # it waits for the announcement first
     update = await ws.receive_json_from(timeout=3)
     assert update["data"]["hand"]["seq"] == hand.state_seq
     await ws.disconnect()
