@@ -79,10 +79,13 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # A staff member's own console language, kept on the account, over the browser's (screens).
     "screens.staff_language.StaffLanguageMiddleware",
-    # A sign-in posted while locked out is 429 with Retry-After (config.lockout).
-    "config.lockout.LoginLockoutMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # A sign-in posted while locked out is 429 with Retry-After (config.lockout). Last on purpose: a
+    # sync-only middleware innermost keeps the whole chain in the request's one thread under daphne
+    # (Django switches to async below the last sync-only one, and every middleware down there then
+    # hops between the thread and the busy event loop once per method).
+    "config.lockout.LoginLockoutMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

@@ -31,6 +31,7 @@ def main() -> None:
     parser.add_argument("--inputs", type=int, default=300)
     parser.add_argument("--profile", type=int, default=25, help="rows of the profile to print")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--sql", action="store_true", help="print the queries of the last ordinary input")
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
@@ -74,6 +75,7 @@ def main() -> None:
     table_ids = sorted(tokens)[: max(20, args.inputs // 15)]
     client = Client()
     figures: dict[str, list[tuple[float, float, int]]] = {}
+    last_sql: dict[str, list[str]] = {}
 
     def post(table_id: int) -> str:
         hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
@@ -104,6 +106,7 @@ def main() -> None:
         elif kind != "deal" and response.json()["hand"]["status"] != "running":
             kind = "end"
         figures.setdefault(kind, []).append((wall, cpu, len(queries)))
+        last_sql[kind] = [q["sql"] for q in queries.captured_queries]
         wall, cpu = time.perf_counter(), time.process_time()
         with CaptureQueriesContext(connection) as queries:
             snapshots.table_snapshot(table_id)
@@ -132,6 +135,11 @@ def main() -> None:
         cpu = statistics.median(r[1] for r in rows) * 1000
         queries = statistics.median(r[2] for r in rows)
         print(f"{kind:24} {len(rows):6} {wall:8.2f} {cpu:8.2f} {queries:8.0f}")
+    if args.sql:
+        for kind in ("action", "deal", "end"):
+            print(f"queries of the last {kind}:")
+            for sql in last_sql.get(kind, []):
+                print(f"  {sql[:230]}")
     out = io.StringIO()
     pstats.Stats(profile, stream=out).sort_stats("cumulative").print_stats(args.profile)
     print(out.getvalue())
