@@ -1019,6 +1019,9 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
     result.level_target = driver.level_target = target
     for screen in driver.screens:
         screen.level_seen = None
+    spies = driver.start_profile("level change")
+    if spies:
+        await asyncio.sleep(1.0)  # py-spy attached before the change
     before = sample_cpu()
     csrf = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(32))
     started = time.perf_counter()
@@ -1050,6 +1053,9 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
             failures.append(f"{result.level_missing} sockets never showed the new level")
     after = sample_cpu()
     result.level_cpu = {k: after[k] - before[k] for k in after}
+    for spy in spies:
+        spy.send_signal(signal.SIGINT)
+        spy.wait(timeout=60)
     result.level_cpu["_wall"] = time.perf_counter() - started
     result.loadavg["level"] = load_average()
     await driver.close()
