@@ -38,8 +38,10 @@ def request_table_id(request, view) -> int | None:
     if "table_id" in kwargs:
         return int(kwargs["table_id"])
     if "pk" in kwargs:
-        # Read with what the view needs next, and kept on the view: the input's view does not read it again.
-        hand = Hand.objects.select_related("table", "table__tournament").filter(pk=kwargs["pk"]).first()
+        # Only the hand's table: the input's service locks and reads the whole hand next. Kept on the
+        # view, so it does not look the hand up again.
+        found = list(Hand.objects.only("pk", "table_id").filter(pk=kwargs["pk"])[:1])
+        hand = found[0] if found else None
         view.permission_hand = hand
         return hand.table_id if hand is not None else None
     table = request.data.get("table") if hasattr(request, "data") and isinstance(request.data, dict) else None

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -486,6 +486,15 @@ def _store_snapshot(hand: Hand, engine: EngineHand, seq: int) -> None:
     _save_views(hand, eventlog.snapshot(engine), seq)
 
 
+def _store_public_view(hand: Hand, engine: EngineHand, seq: int) -> None:
+    """After an input in the middle of a hand: only the public view, which every screen reads. The
+    full one (the deck-prep role's, rare) is left behind and rebuilt from the events when asked for
+    (``full_view``): an input then computes, encodes and writes one view, not two."""
+    public = engine.view(public=True)
+    Hand.objects.filter(pk=hand.pk).update(state=public, state_seq=seq)
+    hand.state, hand.state_seq = public, seq
+
+
 # ---------------------------------------------------------------- inputs from the tablet
 
 
@@ -556,7 +565,10 @@ def apply_input(
     digest = request_digest(body)
     with transaction.atomic():
         hand = _lock_hand(hand.pk)
-        if client_action_id:
+        # The log's last event and, when the tablet gave one, whether this id was used: one read.
+        used = {"used": Count("pk", filter=Q(client_action_id=client_action_id))} if client_action_id else {}
+        figures = HandEvent.objects.filter(hand=hand).aggregate(last=Max("seq"), **used)
+        if figures.get("used"):
             original = HandEvent.objects.filter(hand=hand, client_action_id=client_action_id).first()
             if original is not None:
                 if original.request_digest != digest:
@@ -581,7 +593,7 @@ def apply_input(
                 % {"status": hand.get_status_display()},
                 code="hand_over",
             )
-        current = last_seq(hand)
+        current = figures["last"]
         if expected_seq != current:
             raise HandConflict(
                 _(
@@ -613,7 +625,10 @@ def apply_input(
             digest=digest,
         )
         end = current + len(new_rows)
-        _store_snapshot(hand, engine, end)
+        if engine.done:  # a finished hand's full view is everyone's: stored with it
+            _store_snapshot(hand, engine, end)
+        else:
+            _store_public_view(hand, engine, end)
         if engine.done:
             table_changed(hand.table_id)
         else:

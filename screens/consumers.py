@@ -97,10 +97,15 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """What a refresh says it waits for (a predicate on a snapshot), or None: a plain refresh."""
         return None
 
-    async def send_awaited(self, wants) -> None:
+    def refresh_fallback(self, content: dict):
+        """An async callable giving ``(patch, apply)``, the change a late announcement would bring, read
+        from the database (``SnapshotHub.awaited``); None: the snapshot is built instead."""
+        return None
+
+    async def send_awaited(self, wants, fallback=None) -> None:
         """The snapshot showing what this screen waits for, unless it was sent already."""
         try:
-            found = await hub().awaited(self.snapshot_key, self, wants)
+            found = await hub().awaited(self.snapshot_key, self, wants, fallback=fallback)
         except ObjectDoesNotExist:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -167,7 +172,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             if wants is not None and len(self.pending_refreshes) < 4:  # after its own input: what shows it
                 # Waited for in a task: this consumer must go on receiving (the announcement that
                 # brings that snapshot is one of its messages).
-                task = asyncio.ensure_future(self.send_awaited(wants))
+                task = asyncio.ensure_future(self.send_awaited(wants, self.refresh_fallback(content)))
                 self.pending_refreshes.add(task)
                 task.add_done_callback(self.pending_refreshes.discard)
             else:  # the client saw a gap (woke from sleep, missed messages): the state as it stands now
@@ -269,6 +274,20 @@ class TableConsumer(LiveConsumer):
             return hand.get("id", -1) > hand_id or (hand.get("id") == hand_id and hand.get("seq", -1) >= seq)
 
         return shows_it
+
+    def refresh_fallback(self, content):
+        """The input's patch read back (its hand and the table's version): one query, not a build."""
+        if self.refresh_wants(content) is None:
+            return None
+        hand_id = content["hand"]
+
+        async def read_patch():
+            patch = await database_sync_to_async(snapshots.table_hand_patch, thread_sensitive=False)(
+                self.table_id, hand_id
+            )
+            return patch, snapshots.patched_table_snapshot
+
+        return read_patch
 
     async def state_changed(self, message):
         scope = message.get("scope")

@@ -16,17 +16,17 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 
 from channels.db import database_sync_to_async
 from django.core.serializers.json import DjangoJSONEncoder
 
 RECENT_ANNOUNCEMENTS = 64
-# How long a refresh waits for the snapshot its own input announced before it is built anyway. Only a
-# lost announcement (rare: a full channel, a Redis failover) runs out of it, and then the tablet shows
-# the input this much later. A busy server delivers late, not never: building instead would cost a
-# whole table's snapshot per input and make the backlog that delayed the announcement worse.
-PATIENCE = 3.0
+# How long a refresh waits for the snapshot its own input announced before it reads the input's patch
+# back from the database (one query; a table with no such reader is built). A lost announcement (rare:
+# a full channel, a Redis failover) shows this much later; a late one on a busy server costs that read,
+# never a whole table's build, which would make the backlog that delayed it worse.
+PATIENCE = 1.0
 
 
 class _Key:
@@ -41,6 +41,9 @@ class _Key:
         self.latest: tuple[dict, str] | None = None  # the last build, encoded
         # Refreshes that wait for a snapshot showing something (the tablet's own input): (wants, future).
         self.patient: list = []
+        # Patches that came while a build or a delivery ran: tried on top of its result, in order.
+        self.deferred: list = []
+        self.fresh = False  # the last _apply sent something new
 
 
 class SnapshotHub:
@@ -94,25 +97,63 @@ class SnapshotHub:
             return
         if announcement is not None and announcement in entry.seen:
             return
-        idle = not entry.dirty and (entry.task is None or entry.task.done())
-        snapshot = apply(entry.latest[0], patch) if idle and entry.latest is not None else None
-        if snapshot is None:
+        if entry.latest is None:
             self.changed(key, announcement)
             return
         if announcement is not None:
             entry.seen[announcement] = None
             if len(entry.seen) > RECENT_ANNOUNCEMENTS:
                 del entry.seen[next(iter(entry.seen))]
+        if entry.task is not None and not entry.task.done():
+            # A build or a delivery is under way: the patch is tried on top of what it gives, rather
+            # than building the snapshot once more (under load, the next input's patch often comes
+            # while the last one is still being sent).
+            entry.deferred.append((patch, apply))
+            return
+        entry.fresh = False
+        if not self._apply(entry, patch, apply):
+            self.changed(key)
+            return
+        if entry.fresh:  # nothing to send for a patch the snapshot already showed
+            entry.task = asyncio.ensure_future(self._deliver(key, entry, *entry.latest))
+
+    def _apply(self, entry: _Key, patch: dict, apply: Callable[[dict, dict], dict | None]) -> bool:
+        """Patch the last build: True when it is patched or already shows the patch (nothing to send
+        then), False when the patch does not follow it (the snapshot must be built)."""
+        snapshot = apply(entry.latest[0], patch)
+        if snapshot is None:
+            return False
+        if snapshot is entry.latest[0]:  # a patch that this snapshot already shows (it came late)
+            return True
         text = json.dumps(snapshot, cls=DjangoJSONEncoder)
         entry.latest = (snapshot, text)
         self.patches += 1
         self._offer(entry, snapshot, text)
-        entry.task = asyncio.ensure_future(self._deliver(key, entry, snapshot, text))
+        entry.fresh = True
+        return True
+
+    async def _apply_deferred(self, entry: _Key) -> None:
+        """The patches that came during a build or a delivery, on top of what it gave, each sent as it
+        applies; one that does not follow marks the snapshot dirty (the caller builds it once more,
+        and that build reads all they carry)."""
+        while entry.deferred and not entry.dirty:
+            patch, apply = entry.deferred.pop(0)
+            entry.fresh = False
+            if not self._apply(entry, patch, apply):
+                entry.dirty = True
+                break
+            if entry.fresh:
+                snapshot, text = entry.latest
+                for consumer in list(entry.subscribers):
+                    await consumer.deliver(snapshot, text)
+        if entry.dirty:
+            entry.deferred.clear()
 
     async def _deliver(self, key: Hashable, entry: _Key, snapshot: dict, text: str) -> None:
         for consumer in list(entry.subscribers):
             await consumer.deliver(snapshot, text)
-        if entry.dirty:  # a change arrived while this was being sent: it is built now
+        await self._apply_deferred(entry)
+        if entry.dirty:  # a change, or a patch that did not follow, came while this was being sent
             await self._run(key, entry)
         elif not entry.subscribers and self.keys.get(key) is entry:
             del self.keys[key]
@@ -126,12 +167,20 @@ class SnapshotHub:
                     waiter.set_result((snapshot, text))
 
     async def awaited(
-        self, key: Hashable, consumer, wants: Callable[[dict], bool], patience: float | None = None
+        self,
+        key: Hashable,
+        consumer,
+        wants: Callable[[dict], bool],
+        patience: float | None = None,
+        fallback: Callable[[], Awaitable[tuple[dict | None, Callable]]] | None = None,
     ) -> tuple[dict, str] | None:
         """The first snapshot that shows what ``wants`` looks for: the last one if it does, else the
         next build or patch that does. The tablet asks this after each of its inputs: the input's own
         announcement brings that snapshot a moment later, so asking does not build it a second time.
-        If none has come within ``patience`` seconds (the announcement was lost), it is built."""
+
+        If none has come within ``patience`` seconds (the announcement is late or lost), ``fallback``
+        reads the patch that the announcement carries (``(patch, apply)``) and applies it as the
+        announcement would have; without one, or when it gives none, the snapshot is built."""
         entry = self.keys.get(key)
         if entry is None:
             return None
@@ -141,12 +190,44 @@ class SnapshotHub:
         waiter = loop.create_future()
         entry.patient.append((wants, waiter))
 
-        def impatient():
+        def build():
             if waiter.done() or (wants, waiter) not in entry.patient:
                 return
             entry.patient.remove((wants, waiter))
             entry.waiters.append((consumer, waiter))
             self.changed(key)
+
+        async def read_patch():
+            try:
+                patch, apply = await fallback()
+            except Exception:  # e.g. the hand is gone: the build says what stands
+                patch = None
+            if waiter.done():
+                return
+            if patch is None or self.keys.get(key) is not entry:
+                build()
+                return
+            # Applied: the snapshot showing it is offered at once. Deferred behind a build, or not
+            # following: the build's result (and the patch on top) is, a moment later.
+            self.patched(key, None, patch, apply)
+            if waiter.done():
+                return
+            if entry.task is None or entry.task.done():
+                build()  # the last snapshot is newer but does not show it (another hand): built
+            else:
+                loop.call_later(PATIENCE if patience is None else patience, build)  # never waits forever
+
+        def impatient():
+            if waiter.done() or (wants, waiter) not in entry.patient:
+                return
+            if fallback is None:
+                build()
+            else:
+                consumer_tasks = getattr(consumer, "pending_refreshes", None)
+                task = asyncio.ensure_future(read_patch())
+                if consumer_tasks is not None:  # cancelled with the socket
+                    consumer_tasks.add(task)
+                    task.add_done_callback(consumer_tasks.discard)
 
         loop.call_later(PATIENCE if patience is None else patience, impatient)
         return await waiter
@@ -197,6 +278,7 @@ class SnapshotHub:
             waiting = {consumer for consumer, _waiter in waiters}
             for consumer in list(entry.subscribers - waiting):
                 await consumer.deliver(snapshot, text)
+            await self._apply_deferred(entry)
         if not entry.subscribers and self.keys.get(key) is entry:
             del self.keys[key]
 

@@ -728,21 +728,43 @@ def table_snapshot(table_id: int) -> dict:
 
 def patched_table_snapshot(snapshot: dict, patch: dict) -> dict | None:
     """The table snapshot after an input in the middle of its hand: ``snapshot`` (the last one built)
-    with the hand that ``patch`` carries, or None when the patch does not follow it exactly (a change
+    with the hand that ``patch`` carries; ``snapshot`` itself when it is already newer than the patch
+    (the patch came late: nothing to do); or None when the patch does not follow it exactly (a change
     in between, or another hand): then the snapshot is built again."""
     data = snapshot.get("data") or {}
     hand, new_hand = data.get("hand"), patch.get("hand")
+    patch_version, table_version = patch.get("table_version"), data.get("table_version")
+    if (
+        snapshot.get("kind") == "table"
+        and isinstance(patch_version, int)
+        and isinstance(table_version, int)
+        and patch_version <= table_version
+    ):
+        return snapshot
     if (
         snapshot.get("kind") != "table"
         or not isinstance(new_hand, dict)
         or not isinstance(hand, dict)
         or hand.get("id") != new_hand.get("id")
-        or data.get("table_version") is None
-        or patch.get("table_version") != data["table_version"] + 1
+        or table_version is None
+        or patch_version != table_version + 1
     ):
         return None
     version = patch["table_version"] + data["tournament_version"]
     return envelope("table", version, {**data, "table_version": patch["table_version"], "hand": new_hand})
+
+
+def table_hand_patch(table_id: int, hand_id: int) -> dict | None:
+    """The patch an input's announcement carries (``dealing.services``), read back from the database:
+    the running hand and the table's version, in one query so both are of the same moment. For a
+    refresh whose announcement is late or lost; None when the hand is over (then the table is built)."""
+    hand = Hand.objects.select_related("table__tournament").filter(pk=hand_id, table_id=table_id).first()
+    if hand is None or hand.status != Hand.Status.RUNNING:
+        return None
+    return {
+        "table_version": hand.table.version,
+        "hand": dealing_services.public_hand(hand, seq=hand.state_seq),
+    }
 
 
 def tablets_data(tournament: Tournament, levels: list | None = None) -> dict:

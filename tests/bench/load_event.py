@@ -934,7 +934,23 @@ class Result:
     level_times: list[float] = field(default_factory=list)
     level_missing: int = 0
     level_cpu: dict[str, float] = field(default_factory=dict)
+    level_settle: float = 0.0
     loadavg: dict[str, str] = field(default_factory=dict)
+
+
+async def servers_settle(sample_cpu, *, idle_share: float = 0.1, longest: float = 60.0) -> float:
+    """Wait until every server uses less than ``idle_share`` of a core over a second (at most
+    ``longest`` seconds); returns how long it took."""
+    started = time.perf_counter()
+    before = sample_cpu()
+    while time.perf_counter() - started < longest:
+        await asyncio.sleep(1.0)
+        after = sample_cpu()
+        busy = [after[k] - before[k] for k in after if k.startswith(("daphne", "serve"))]
+        before = after
+        if busy and max(busy) < idle_share:
+            break
+    return time.perf_counter() - started
 
 
 async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, failures) -> Result:
@@ -1005,8 +1021,10 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
         result.loadavg[phase.name] = load_average()
         say_phase(phase)
 
-    # The level change: the director jumps to the next level of play through the API.
+    # The level change: the director jumps to the next level of play through the API. Measured on
+    # servers that have worked off the last rate's backlog (its queued builds would delay it).
     await driver.wait_quiet(LOST_AFTER + 5)
+    result.level_settle = await servers_settle(sample_cpu)
     driver.phase = None
     driver.stage = "level change"
     clock = next((s for s in driver.clocks if s.data), None) or next(s for s in driver.tablets if s.data)
@@ -1166,7 +1184,8 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
         f"level change to index {result.level_target}: POST {ms(result.level_post)} ms (HTTP {result.level_status}); "
         f"sockets with the new level: first {ms(times[0] if times else None)}, "
         f"median {ms(median(times))}, p99 {ms(percentile(times, 99))}, last {ms(times[-1] if times else None)} ms "
-        f"after the POST was sent; {len(times)}/{len(driver.screens)} got it; {result.loadavg.get('level')}"
+        f"after the POST was sent; {len(times)}/{len(driver.screens)} got it; {result.loadavg.get('level')}; "
+        f"sent once the servers were idle ({result.level_settle:.0f} s after the last rate's inputs)"
     )
     say("")
     say("one snapshot built in-process (median of 15): ms, queries, bytes")

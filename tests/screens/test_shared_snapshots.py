@@ -1,6 +1,8 @@
 """Event scale: a change is built once per snapshot and shared by every socket that shows it, and a
 tablet hears only of what it shows (screens.snapshot_hub, config.live)."""
 
+import asyncio
+
 import pytest
 from channels.db import database_sync_to_async
 from django.db.models import F
@@ -136,6 +138,17 @@ def _deal_and_options(table):
     return hand, dealing.public_view(hand)["options"]
 
 
+def _void(hand):
+    """A misdeal called by the floor: the hand is over (voided)."""
+    from django.contrib.auth import get_user_model
+
+    from dealing import services as dealing
+
+    floor = get_user_model().objects.create_user("floor-void", is_staff=True)
+    dealing.void_hand(hand, actor=floor, reason="misdeal")
+    return dealing.last_seq(hand)
+
+
 def _act(hand, options):
     """The player to act calls (or checks): an input in the middle of the hand."""
     from dealing import services as dealing
@@ -263,7 +276,12 @@ async def test_the_refresh_after_an_input_waits_for_the_inputs_own_snapshot_inst
     await ws.disconnect()
 
 
-async def test_a_refresh_whose_announcement_was_lost_is_built_after_a_short_wait(monkeypatch):
+async def test_a_refresh_whose_announcement_was_lost_reads_the_inputs_patch_back_instead_of_building(
+    monkeypatch,
+):
+    """The input's announcement never comes: after the hub's patience the tablet's server reads the
+    patch it carried back from the database (one query) and applies it; the tablet gets the same
+    snapshot a full build would give, and no table is built."""
     tournament, tables = await setup(players=12)
     table = tables[0]
     device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
@@ -274,10 +292,110 @@ async def test_a_refresh_whose_announcement_was_lost_is_built_after_a_short_wait
     from config import live
 
     monkeypatch.setattr(live, "send_now", lambda group, message: None)  # lost
-    monkeypatch.setattr(snapshot_hub, "PATIENCE", 0.3)  # the production wait is longer (3 s)
+    monkeypatch.setattr(snapshot_hub, "PATIENCE", 0.3)
+    builds = []
+    real = snapshots.table_snapshot
+    monkeypatch.setattr(snapshots, "table_snapshot", lambda pk: builds.append(pk) or real(pk))
     hand, options = await database_sync_to_async(_act)(hand, options)
     await ws.send_json_to({"type": "refresh", "hand": hand.pk, "seq": hand.state_seq})
     assert await ws.receive_nothing(timeout=0.1)  # it waits for the announcement first
     update = await ws.receive_json_from(timeout=3)
     assert update["data"]["hand"]["seq"] == hand.state_seq
+    assert builds == []
+    assert _same_but_time(update, await database_sync_to_async(real)(table.pk))
     await ws.disconnect()
+
+
+async def test_a_refresh_for_a_hand_that_is_over_builds_the_table(monkeypatch):
+    """The read-back patch is only for a running hand: when the hand has ended meanwhile (its
+    announcement lost too), the table is built, so the tablet shows the hand's end and the next deal."""
+    tournament, tables = await setup(players=12)
+    table = tables[0]
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
+    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
+    await ws.receive_json_from(timeout=2)
+    hand, _options = await database_sync_to_async(_deal_and_options)(table)
+    await ws.receive_json_from(timeout=2)
+    from config import live
+
+    monkeypatch.setattr(live, "send_now", lambda group, message: None)  # lost
+    monkeypatch.setattr(snapshot_hub, "PATIENCE", 0.2)
+    seq = await database_sync_to_async(_void)(hand)
+    await ws.send_json_to({"type": "refresh", "hand": hand.pk, "seq": seq})
+    update = await ws.receive_json_from(timeout=3)
+    assert update["data"]["table"]["hand_in_progress"] is False
+    assert update["data"]["hand"]["status"] != "running"
+    await ws.disconnect()
+
+
+class _Screen:
+    def __init__(self):
+        self.sent = []
+        self.pending_refreshes = set()
+
+    async def deliver(self, snapshot, text):
+        self.sent.append(snapshot["version"])
+
+    async def snapshot_failed(self, error):
+        raise error
+
+
+def _table_like(version: int, hand_seq: int) -> dict:
+    return {
+        "kind": "table",
+        "version": version,
+        "data": {"table_version": version, "tournament_version": 0, "hand": {"id": 1, "seq": hand_seq}},
+    }
+
+
+def _patch(version: int, hand_seq: int) -> dict:
+    return {"table_version": version, "hand": {"id": 1, "seq": hand_seq}}
+
+
+async def test_a_patch_that_comes_during_a_build_is_applied_on_top_of_it_not_built_again():
+    """Under load the next input's patch often comes while the table is being built: it waits for that
+    build and goes out on top of it (one build, then the patch), instead of a second build."""
+    import threading
+
+    release, builds = threading.Event(), []
+
+    def build():
+        builds.append(1)
+        if len(builds) == 2:  # the second build is slow
+            release.wait(5)
+        return _table_like(3 + len(builds), 10)
+
+    hub, screen = snapshot_hub.SnapshotHub(), _Screen()
+    hub.subscribe(("table", 1), screen, build)
+    hub.changed(("table", 1))
+    for _ in range(100):
+        if screen.sent:
+            break
+        await asyncio.sleep(0.02)
+    hub.changed(("table", 1))  # e.g. a move at the table: built again
+    await asyncio.sleep(0.05)  # the build runs
+    hub.patched(("table", 1), "a", _patch(6, 11), snapshots.patched_table_snapshot)
+    release.set()
+    for _ in range(100):
+        if screen.sent == [4, 5, 6]:
+            break
+        await asyncio.sleep(0.02)
+    assert screen.sent == [4, 5, 6] and builds == [1, 1]
+    assert hub.keys[("table", 1)].latest[0]["data"]["hand"]["seq"] == 11
+
+
+async def test_a_patch_the_snapshot_already_shows_sends_and_builds_nothing():
+    """A late announcement (the refresh read its patch back first, or a build read the input): nothing
+    is built again and nothing is sent twice."""
+    builds = []
+    hub, screen = snapshot_hub.SnapshotHub(), _Screen()
+    hub.subscribe(("table", 1), screen, lambda: builds.append(1) or _table_like(6, 11))
+    hub.changed(("table", 1))
+    for _ in range(100):
+        if screen.sent:
+            break
+        await asyncio.sleep(0.02)
+    hub.patched(("table", 1), "late", _patch(6, 11), snapshots.patched_table_snapshot)
+    hub.patched(("table", 1), "older", _patch(5, 10), snapshots.patched_table_snapshot)
+    await asyncio.sleep(0.1)
+    assert screen.sent == [6] and builds == [1]

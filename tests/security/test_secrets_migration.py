@@ -47,6 +47,8 @@ def test_the_secrets_move_out_of_the_hand_and_its_log_and_back():
     hand = services.start_next_hand(table)
     state = services.public_view(hand)
     services.apply_input(hand, call_down(state), expected_seq=services.last_seq(hand), client_action_id="a1")
+    # An input stores only the public view; the dealer's full view is stored when first read.
+    services.full_view(hand)
     hand_id = hand.pk
     now = _stored(hand_id)
     seed = now[1]["seed"]
