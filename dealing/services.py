@@ -629,10 +629,11 @@ def apply_input(
             _store_snapshot(hand, engine, end)
         else:
             _store_public_view(hand, engine, end)
-        if engine.done:
-            table_changed(hand.table_id)
-        else:
+        if not engine.done:
             # Only the hand moved on: its tablet's servers patch the table's last snapshot with it.
+            # (A hand's end announces its table in _finish, after the tournament's lock: bumping the
+            # table's version first would lock the table row before the tournament, the reverse of
+            # balancing's order, and the two deadlock.)
             table_changed(hand.table_id, patch=lambda version: _hand_patch(hand, end, version))
         if engine.runout:
             # The director console shows the all-ins and their equity street by street.

@@ -62,15 +62,22 @@ class HTTPPool:
         lines.extend(f"{k}: {v}" for k, v in (headers or {}).items())
         raw = ("\r\n".join(lines) + "\r\n\r\n").encode() + data
         async with self.slots:
-            connection = None
-            try:
-                connection = await self._connection()
-                connection.writer.write(raw)
-                answer = await asyncio.wait_for(self._read(connection), timeout=self.timeout)
-            except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as error:
-                if connection is not None:
-                    connection.close()
-                raise HTTPError(f"{type(error).__name__}: {error}") from None
+            for attempt in (1, 2):
+                connection, reused = None, bool(self.idle)
+                try:
+                    connection = await self._connection()
+                    connection.writer.write(raw)
+                    answer = await asyncio.wait_for(self._read(connection), timeout=self.timeout)
+                    break
+                except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as error:
+                    if connection is not None:
+                        connection.close()
+                    # A kept-alive connection the server closed while idle: nothing was read, so the
+                    # request never reached it; sent once more on a new connection, as browsers do.
+                    closed_idle = isinstance(error, asyncio.IncompleteReadError) and not error.partial
+                    if attempt == 1 and reused and closed_idle:
+                        continue
+                    raise HTTPError(f"{type(error).__name__}: {error}") from None
             status, response_headers, content, keep = answer
             if keep:
                 self.idle.append(connection)
