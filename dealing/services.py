@@ -164,13 +164,9 @@ def deck_of(hand: Hand) -> list[str] | None:
 
 
 def _lock_hand(hand_id: int) -> Hand:
-    # Lock the hand row only: on PostgreSQL a plain FOR UPDATE would also lock the joined tournament
-    # row and serialise every table's actions.
-    return (
-        Hand.objects.select_for_update(of=("self",))
-        .select_related("table", "table__tournament")
-        .get(pk=hand_id)
-    )
+    # Lock the hand row only: on PostgreSQL a plain FOR UPDATE would also lock the joined table row.
+    # The tournament is read only when it is needed (a run-out under hand-for-hand, a hand's end).
+    return Hand.objects.select_for_update(of=("self",)).select_related("table").get(pk=hand_id)
 
 
 def _check_can_deal(tournament, table, last: Hand | None) -> None:
@@ -393,7 +389,7 @@ def start_next_hand(
     are the level's (R8.2), else 422 ``blinds_mismatch``."""
 
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table.pk)
+        table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
         if client_action_id:
             started = HandEvent.objects.filter(
                 hand__table=table, seq=0, client_action_id=client_action_id
@@ -508,11 +504,13 @@ def runout_hold(hand: Hand, rows: list[HandEvent] | None = None, view: dict | No
 
     It waits from the moment betting closes with an all-in until the floor releases it from the
     console (a ``release`` event in the hand's log)."""
-    tournament = hand.table.tournament
-    if hand.status != Hand.Status.RUNNING or not tournament.hand_for_hand:
+    if hand.status != Hand.Status.RUNNING:
         return ""
     view = view if view is not None else public_view(hand)
     if not view.get("runout") or view.get("phase") not in ("board", "face_up", "show"):
+        return ""
+    # Only now the tournament (not read with each input: most inputs are no all-in's run-out).
+    if not hand.table.tournament.hand_for_hand:
         return ""
     rows = rows if rows is not None else event_rows(hand)
     if eventlog.released(rows):

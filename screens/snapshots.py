@@ -758,7 +758,7 @@ def table_hand_patch(table_id: int, hand_id: int) -> dict | None:
     """The patch an input's announcement carries (``dealing.services``), read back from the database:
     the running hand and the table's version, in one query so both are of the same moment. For a
     refresh whose announcement is late or lost; None when the hand is over (then the table is built)."""
-    hand = Hand.objects.select_related("table__tournament").filter(pk=hand_id, table_id=table_id).first()
+    hand = Hand.objects.select_related("table").filter(pk=hand_id, table_id=table_id).first()
     if hand is None or hand.status != Hand.Status.RUNNING:
         return None
     return {

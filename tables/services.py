@@ -62,7 +62,10 @@ UNLOCKED = {"locked": False, "lock_reason": "", "reserved_for": "", "reserved_ke
 
 
 def _lock(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    # FOR NO KEY UPDATE: one writer of the field at a time, yet a transaction that only refers to the
+    # tournament (an audit entry: Django checks foreign keys at the commit) is not kept waiting. A
+    # plain FOR UPDATE made such a commit at a table wait for balancing, which waited for that table.
+    return Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
 
 
 def seating_plan(tournament: Tournament) -> SeatingPlan:
@@ -109,7 +112,7 @@ class _Snapshot:
             # Lock order everywhere in this app: the tournament row, then its tables. A table being
             # dealt (locked by the dealing service) is waited for, so its hand_in_progress is read
             # after that hand has really started.
-            tables = tables.select_for_update()
+            tables = tables.select_for_update(no_key=True)
         self.tables = {t.number: t for t in tables}
         by_id = {t.pk: t for t in self.tables.values()}
         states = {
@@ -166,6 +169,15 @@ def _release_busted(tournament: Tournament) -> int:
         status=Move.Status.CANCELLED, note=str(_("busted"))
     )
     seats = list(Seat.objects.filter(table__tournament=tournament, entry__in=busted).select_related("table"))
+    # Their tables first (in id order), then the seats: the lock order of this app (the tournament,
+    # its tables, their seats). A table dealing its next hand holds its row and then writes its seats;
+    # writing a seat there before waiting for that table deadlocked the two.
+    list(
+        Table.objects.select_for_update(no_key=True)
+        .filter(pk__in={seat.table_id for seat in seats})
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
     for seat in seats:
         seat.entry = None
         seat.waits_for_big_blind = False
@@ -609,7 +621,7 @@ def hand_started(
     """
     # ``locked``: the caller read the table under its lock in this transaction (the dealing service).
     if not locked:
-        table = Table.objects.select_for_update().get(pk=table.pk)
+        table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     if table.hand_in_progress:
         raise StateError(
             _("A hand is already in progress at %(table)s.") % {"table": table}, code="hand_in_progress"
@@ -659,7 +671,7 @@ def hand_finished(
         return _hand_finished_with_moves(
             table, button_seat=button_seat, big_blind_seat=big_blind_seat, actor=actor
         )
-    table = Table.objects.select_for_update().get(pk=table.pk)
+    table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     _record_positions(table, button_seat, big_blind_seat)
     table_changed(table.pk)
     if _moves_wait_for(table):
@@ -690,7 +702,7 @@ def _hand_finished_with_moves(
     table: Table, *, button_seat: int | None, big_blind_seat: int | None, actor=None
 ) -> list[Move]:
     tournament = _lock(table.tournament)
-    table = Table.objects.select_for_update().get(pk=table.pk)
+    table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     _record_positions(table, button_seat, big_blind_seat)
     _release_busted(tournament)
     snapshot = _Snapshot(tournament, lock=True)
@@ -810,7 +822,7 @@ def move_entry(entry: Entry, to_table: Table, to_seat: int, *, reason: str, acto
         raise ValidationError({"reason": _("Say why the player is moved.")})
     tournament = _lock(entry.tournament)
     entry = Entry.objects.get(pk=entry.pk)
-    to_table = Table.objects.select_for_update().get(pk=to_table.pk)
+    to_table = Table.objects.select_for_update(no_key=True).get(pk=to_table.pk)
     if to_table.tournament_id != tournament.pk:
         raise ValidationError(
             {"table": _("Table %(table)s is not in this tournament.") % {"table": to_table.number}}
@@ -1044,7 +1056,9 @@ def open_table(
     tournament = _lock(tournament)
     if tournament.status == Tournament.Status.FINISHED:
         raise StateError(_("The tournament is finished."), code="wrong_status")
-    existing = {t.number: t for t in Table.objects.select_for_update().filter(tournament=tournament)}
+    existing = {
+        t.number: t for t in Table.objects.select_for_update(no_key=True).filter(tournament=tournament)
+    }
     if not existing:
         raise StateError(_("Draw the seats first: the draw opens the tables."), code="not_drawn")
     if seats is None:

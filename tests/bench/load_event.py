@@ -40,6 +40,7 @@ import os
 import random
 import re
 import secrets
+import shutil
 import signal
 import string
 import subprocess
@@ -99,6 +100,7 @@ class Services:
 
     def __init__(self):
         self.directory = ""
+        self.keep_logs_in: Path | None = None
         self.pg_bin = ""
         self.database_url = os.environ.get("DATABASE_URL", "")
         self.redis_url = os.environ.get("REDIS_URL", "")
@@ -146,6 +148,9 @@ class Services:
             with contextlib.suppress(Exception), psycopg.connect(admin_url, autocommit=True) as admin:
                 admin.execute(f'DROP DATABASE IF EXISTS "{self.bench_database}" WITH (FORCE)')
         if self.directory:
+            if self.keep_logs_in is not None:  # PostgreSQL's own log (deadlocks name their queries there)
+                with contextlib.suppress(OSError):
+                    shutil.copy(Path(self.directory, "pg/server.log"), self.keep_logs_in / "postgres.log")
             script = f"source .ci/services.sh && SERVICES_DIR='{self.directory}' PG_BIN='{self.pg_bin}' stop_services"
             subprocess.run(["bash", "-c", script], cwd=ROOT, timeout=120, check=False)
             self.directory = ""
@@ -756,6 +761,7 @@ def main(argv=None) -> int:
     rng = random.Random(args.seed)
     log_dir = Path(tempfile.mkdtemp(prefix="courchevel-load-"))
     services = Services()
+    services.keep_logs_in = log_dir
     processes: Processes | None = None
     failures: list[str] = []
     mode = "embedded (SQLite, in-memory layer, manage.py serve)" if args.embedded else "PostgreSQL + Redis"

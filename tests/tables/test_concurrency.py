@@ -83,3 +83,58 @@ def test_two_balance_runs_at_once_move_nobody_twice():
     assert Move.objects.filter(tournament=tournament, status="done").count() == 1
     assert sorted(len(v) for v in seated(tournament).values()) == [7, 7]
     assert_consistent(tournament)
+
+
+@pytest.mark.skipif(connections["default"].vendor != "postgresql", reason="PostgreSQL's row locks")
+def test_a_write_that_refers_to_the_tournament_commits_while_balancing_holds_it():
+    """Balancing holds the tournament (and then its tables) while it decides; a table's transaction
+    that wrote a row referring to the tournament (an audit entry, at its commit: Django's foreign
+    keys are checked then) must not wait for it. With FOR UPDATE on the tournament it waited, while
+    balancing waited for that table: the two deadlocked and PostgreSQL killed one (a 503 at a deal,
+    a failed balancing run). The lock is FOR NO KEY UPDATE: still one balancer at a time."""
+    import time
+
+    from django.db import transaction
+
+    from tournaments.audit import record_audit
+
+    tournament = make_tournament(players=16)
+    held, done = threading.Event(), threading.Event()
+    waited = []
+
+    def balancer():
+        with transaction.atomic():
+            services._lock(tournament)
+            held.set()
+            done.wait(10)
+
+    def table_write():
+        held.wait(10)
+        started = time.monotonic()
+        with transaction.atomic():
+            record_audit(None, "test.write", tournament, tournament=tournament)
+        waited.append(time.monotonic() - started)
+        done.set()
+
+    run_together(balancer, table_write)
+    assert waited and waited[0] < 5  # it committed while the balancer still held the tournament
+
+    # And two balancers still take turns.
+    order = []
+
+    def second_balancer():
+        held.wait(10)
+        with transaction.atomic():
+            services._lock(tournament)
+            order.append("second")
+
+    def first_balancer():
+        with transaction.atomic():
+            services._lock(tournament)
+            held.set()
+            time.sleep(0.3)
+            order.append("first")
+
+    held.clear()
+    run_together(first_balancer, second_balancer)
+    assert order == ["first", "second"]

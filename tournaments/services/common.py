@@ -14,4 +14,5 @@ Status = Tournament.Status
 
 
 def locked(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    # NO KEY: rows that only refer to the tournament still commit meanwhile (tables.services._lock).
+    return Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)

@@ -215,7 +215,7 @@ def count_table(
     if not counts:
         raise ValidationError({"chips": _("Enter the chips counted at the table.")})
     # The table row is what a new hand locks first: counting and dealing wait for each other.
-    table = Table.objects.select_for_update().select_related("tournament").get(pk=table.pk)
+    table = Table.objects.select_for_update(no_key=True).select_related("tournament").get(pk=table.pk)
     if table.tournament.status == Status.FINISHED:
         raise StateError(_("The tournament is finished."), code="finished")
     if table.hand_in_progress:
@@ -418,7 +418,7 @@ def void_entry(entry: Entry, *, reason: str = "", actor=None) -> Seat | None:
                 _("%(entry)s has played and is out: the entry stands.") % {"entry": entry}, code="played"
             )
         # The seat's table row is what a new hand locks first: no hand can deal the entry in meanwhile.
-        Table.objects.select_for_update().filter(seat_set__entry=entry).first()
+        Table.objects.select_for_update(no_key=True).filter(seat_set__entry=entry).first()
         hand_label = _first_hand_dealt(entry)
         if hand_label:
             raise StateError(

@@ -589,7 +589,7 @@ def draw_next_day(event: Event, *, actor=None, rng=None, now: datetime | None = 
     )
     if len({b.player_id for b in bags}) < 2:
         raise StateError(_("Fewer than two players survived: no next day to play."), code="no_field")
-    tournament = Tournament.objects.select_for_update().get(pk=day.tournament_id)
+    tournament = Tournament.objects.select_for_update(no_key=True).get(pk=day.tournament_id)
     by_player: dict[int, list[Bag]] = {}
     for bag in bags:
         by_player.setdefault(bag.player_id, []).append(bag)
