@@ -183,7 +183,8 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = False
     # Shared by every process: the web servers read the clock ticks that the workers record.
     # The login lockout and the API throttles count here too, so every web server counts together.
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    # One Redis connection pool per process, not one per request (config.cache).
+    CACHES = {"default": {"BACKEND": "config.cache.SharedRedisCache", "LOCATION": REDIS_URL}}
 else:
     # One process: its own memory (the lockout and throttle counts are per process).
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
