@@ -130,7 +130,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Busy-wait instead of failing at once when two requests write together.
     DATABASES["default"].setdefault("OPTIONS", {})
-    DATABASES["default"]["OPTIONS"].update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+    DATABASES["default"]["OPTIONS"].update(
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            # WAL: the live screens' snapshot reads no longer block a request's write, nor it them.
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
