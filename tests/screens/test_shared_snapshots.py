@@ -131,6 +131,18 @@ async def test_a_refresh_sends_the_last_build_while_the_version_stands_and_rebui
     await ws.disconnect()
 
 
+async def _tablet_in_a_hand():
+    """A table's paired tablet connected, with a hand dealt and both snapshots received."""
+    tournament, tables = await setup(players=12)
+    table = tables[0]
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
+    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
+    await ws.receive_json_from(timeout=2)
+    hand, options = await database_sync_to_async(_deal_and_options)(table)
+    await ws.receive_json_from(timeout=2)
+    return table, ws, hand, options
+
+
 def _deal_and_options(table):
     from dealing import services as dealing
 
@@ -201,13 +213,7 @@ async def test_a_patch_that_does_not_follow_the_last_snapshot_rebuilds_the_table
     """A lost announcement (the layer drops messages past a channel's capacity) leaves a gap in the
     versions: the next input's patch does not follow the last snapshot, so the table is built again
     and the tablet still shows the hand as it stands."""
-    tournament, tables = await setup(players=12)
-    table = tables[0]
-    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
-    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
-    await ws.receive_json_from(timeout=2)
-    hand, options = await database_sync_to_async(_deal_and_options)(table)
-    await ws.receive_json_from(timeout=2)
+    table, ws, hand, options = await _tablet_in_a_hand()
     from config import live
 
     real_send = live.send_now
@@ -247,13 +253,7 @@ async def test_the_refresh_after_an_input_waits_for_the_inputs_own_snapshot_inst
     """tablet.js asks, after each accepted input, for the snapshot that shows it: when the refresh
     reaches the server before the input's announcement, it waits for it rather than building the
     table a second time; once the snapshot came, asking again answers at once with nothing to send."""
-    tournament, tables = await setup(players=12)
-    table = tables[0]
-    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
-    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
-    await ws.receive_json_from(timeout=2)
-    hand, options = await database_sync_to_async(_deal_and_options)(table)
-    await ws.receive_json_from(timeout=2)
+    _table, ws, hand, options = await _tablet_in_a_hand()
     from config import live
 
     monkeypatch.setattr(snapshot_hub, "PATIENCE", 10.0)  # however slow this machine is today
@@ -282,13 +282,7 @@ async def test_a_refresh_whose_announcement_was_lost_reads_the_inputs_patch_back
     """The input's announcement never comes: after the hub's patience the tablet's server reads the
     patch it carried back from the database (one query) and applies it; the tablet gets the same
     snapshot a full build would give, and no table is built."""
-    tournament, tables = await setup(players=12)
-    table = tables[0]
-    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
-    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
-    await ws.receive_json_from(timeout=2)
-    hand, options = await database_sync_to_async(_deal_and_options)(table)
-    await ws.receive_json_from(timeout=2)
+    table, ws, hand, options = await _tablet_in_a_hand()
     from config import live
 
     monkeypatch.setattr(live, "send_now", lambda group, message: None)  # lost
@@ -309,13 +303,7 @@ async def test_a_refresh_whose_announcement_was_lost_reads_the_inputs_patch_back
 async def test_a_refresh_for_a_hand_that_is_over_builds_the_table(monkeypatch):
     """The read-back patch is only for a running hand: when the hand has ended meanwhile (its
     announcement lost too), the table is built, so the tablet shows the hand's end and the next deal."""
-    tournament, tables = await setup(players=12)
-    table = tables[0]
-    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
-    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
-    await ws.receive_json_from(timeout=2)
-    hand, _options = await database_sync_to_async(_deal_and_options)(table)
-    await ws.receive_json_from(timeout=2)
+    _table, ws, hand, _options = await _tablet_in_a_hand()
     from config import live
 
     monkeypatch.setattr(live, "send_now", lambda group, message: None)  # lost
