@@ -11,6 +11,7 @@ locally and roll into the next level themselves, so nothing is sent every second
 
 from __future__ import annotations
 
+import threading
 import time
 
 from django.db.models import Count, F, Q, Sum
@@ -654,7 +655,31 @@ def _move_payload(move, table) -> dict:
     }
 
 
-def table_data(table) -> dict:
+# The field's figures for the halt check between hands (tables.services.FieldFigures), per tournament
+# and version: every change of who sits where moves the tournament's version (tables.services), so
+# the 1,250 tables of a big event read them once per version, not once per snapshot, and a table's
+# snapshot costs the same at 10 tables and at 1,250. The deal checks them again under its lock.
+_FIELD_FIGURES: dict[tuple[int, int], tables_services.FieldFigures] = {}
+_FIELD_FIGURES_LOCK = threading.Lock()
+
+
+def _field_figures(tournament: Tournament, version: int | None) -> tables_services.FieldFigures:
+    if version is None:
+        return tables_services.field_figures(tournament)
+    key = (tournament.pk, version)
+    with _FIELD_FIGURES_LOCK:
+        found = _FIELD_FIGURES.get(key)
+    if found is None:
+        found = tables_services.field_figures(tournament)
+        with _FIELD_FIGURES_LOCK:
+            _FIELD_FIGURES[key] = found
+            while len(_FIELD_FIGURES) > 64:  # a few tournaments' latest versions
+                del _FIELD_FIGURES[next(iter(_FIELD_FIGURES))]
+    return found
+
+
+def table_data(table, *, tournament_version: int | None = None) -> dict:
+    """``tournament_version``: the version read with this snapshot, for the field's figures."""
     tournament = table.tournament
     seats = [
         {
@@ -693,7 +718,12 @@ def table_data(table) -> dict:
             "big_blind_seat": table.big_blind_seat,
             "hand_in_progress": table.hand_in_progress,
             # Only read between hands (the tablet shows it before "Deal"), so inputs mid-hand skip it.
-            "halted_reason": "" if table.hand_in_progress else str(halted_reason(table, current=True) or ""),
+            "halted_reason": ""
+            if table.hand_in_progress
+            else str(
+                halted_reason(table, current=True, figures=_field_figures(tournament, tournament_version))
+                or ""
+            ),
             # The next hand's button and blinds, shown before it is dealt (the first hand's too).
             "next_positions": None if table.hand_in_progress else dealing_services.next_hand_positions(table),
         },
@@ -718,7 +748,7 @@ def table_snapshot(table_id: int) -> dict:
         pk=table_id
     )
     table = Table.objects.select_related("tournament__structure").get(pk=table_id)
-    data = table_data(table)
+    data = table_data(table, tournament_version=tournament_version)
     # The tournament part inside is at least this new: a "tablets" snapshot of an older version
     # does not replace it on the tablet (static/live/tablet.js).
     data["tournament_version"] = tournament_version

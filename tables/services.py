@@ -13,6 +13,7 @@ request breaks a rule (a ninth seat, R2.7) and Django's ``ValidationError`` (400
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.exceptions import ValidationError
@@ -183,6 +184,8 @@ def _release_busted(tournament: Tournament) -> int:
         seat.waits_for_big_blind = False
         seat.save(update_fields=["entry", "waits_for_big_blind"])
         table_changed(seat.table_id)
+    if seats:  # every change of who sits where moves the tournament's version (FieldFigures' cache)
+        tournament_changed(tournament.pk)
     return len(seats)
 
 
@@ -568,14 +571,34 @@ def dealt_in_next_hand(table: Table, seat: Seat) -> bool:
     return _table_state(table).next_big_blind_seat() == seat.number
 
 
-def halted_reason(table: Table, *, current: bool = False) -> str | None:
+@dataclass(frozen=True)
+class FieldFigures:
+    """What the halt check needs of the whole field (``halted_reason``): the largest active table,
+    the players seated at active tables, and the most players at one of them."""
+
+    largest: int
+    seated: int
+    most: int
+
+
+def field_figures(tournament: Tournament) -> FieldFigures:
+    active = Table.objects.filter(tournament=tournament).exclude(status=Table.Status.BROKEN)
+    seated = Seat.objects.filter(table__in=active, entry__isnull=False)
+    largest = active.aggregate(largest=Max("seats"))["largest"] or 0
+    most = seated.values("table_id").annotate(players=Count("id")).aggregate(most=Max("players"))["most"] or 0
+    return FieldFigures(largest=largest, seated=seated.count(), most=most)
+
+
+def halted_reason(table: Table, *, current: bool = False, figures: FieldFigures | None = None) -> str | None:
     """Why this table must not deal its next hand now (R8.3-R8.5), as a message, or None.
 
     Asked before every hand and by every table snapshot between hands, so it reads this table's seats
-    and two figures about the field (the most players at an active table, and how many are seated), not
-    the whole seating: the whole field is built only when the players left could fit at one table.
+    and figures about the field (``FieldFigures``), not the whole seating: the whole field is built
+    only when the players left could fit at one table.
 
     ``current``: the caller has just read the table (under its lock), so it is not read again.
+    ``figures``: the field's figures as the caller read them (a snapshot shares them between the
+    tables of one tournament version); the deal's own check reads them under its lock.
     """
     if not current:
         table = Table.objects.select_related("tournament").get(pk=table.pk)
@@ -584,12 +607,10 @@ def halted_reason(table: Table, *, current: bool = False) -> str | None:
             return str(HALT_MESSAGES["breaking"])
         return str(HALT_MESSAGES["broken"])
     tournament = table.tournament
-    active = Table.objects.filter(tournament=tournament).exclude(status=Table.Status.BROKEN)
-    seated = Seat.objects.filter(table__in=active, entry__isnull=False)
-    largest = active.aggregate(largest=Max("seats"))["largest"] or 0
+    figures = figures if figures is not None else field_figures(tournament)
     # The field counted for R8.5 is at least the players seated at active tables: more than one
     # table's worth and the final-table redraw is not due.
-    if seated.count() <= largest:
+    if figures.seated <= figures.largest:
         # Near the final table (R8.5): a handful of players, the field's own rule decides.
         snapshot = _Snapshot(tournament)
         code = snapshot.field.halted_reason(table.number)
@@ -597,9 +618,8 @@ def halted_reason(table: Table, *, current: bool = False) -> str | None:
             code = "one_player"
         return None if code is None else str(HALT_MESSAGES[code])
     here = Seat.objects.filter(table=table, entry__isnull=False).count()
-    most = seated.values("table_id").annotate(players=Count("id")).aggregate(most=Max("players"))["most"] or 0
     # balancing.Field.halted_reason's "short": three or more fewer players than the fullest table.
-    code = "short" if here <= most - balancing.SHORT_BY else ("one_player" if here < 2 else None)
+    code = "short" if here <= figures.most - balancing.SHORT_BY else ("one_player" if here < 2 else None)
     return None if code is None else str(HALT_MESSAGES[code])
 
 
@@ -1283,4 +1303,5 @@ def unseat_entry(entry: Entry) -> Seat | None:
     seat.waits_for_big_blind = False
     seat.save(update_fields=["entry", "waits_for_big_blind"])
     table_changed(seat.table_id)
+    tournament_changed(seat.table.tournament_id)
     return seat
