@@ -76,6 +76,10 @@ class HTTPPool:
                     # request never reached it; sent once more on a new connection, as browsers do.
                     closed_idle = isinstance(error, asyncio.IncompleteReadError) and not error.partial
                     if attempt == 1 and reused and closed_idle:
+                        # The server closed its idle connections together (its keep-alive timeout):
+                        # the others kept here are closed too, so the retry opens a new one.
+                        while self.idle:
+                            self.idle.pop().close()
                         continue
                     raise HTTPError(f"{type(error).__name__}: {error}") from None
             status, response_headers, content, keep = answer
