@@ -659,14 +659,16 @@ def _move_payload(move, table) -> dict:
 # and version: every change of who sits where moves the tournament's version (tables.services), so
 # the 1,250 tables of a big event read them once per version, not once per snapshot, and a table's
 # snapshot costs the same at 10 tables and at 1,250. The deal checks them again under its lock.
-_FIELD_FIGURES: dict[tuple[int, int], tables_services.FieldFigures] = {}
+# Keyed by the tournament's creation time too: a test database (or a restored one) may give the same
+# primary key and version to another tournament, and this process must not take its figures for ours.
+_FIELD_FIGURES: dict[tuple, tables_services.FieldFigures] = {}
 _FIELD_FIGURES_LOCK = threading.Lock()
 
 
 def _field_figures(tournament: Tournament, version: int | None) -> tables_services.FieldFigures:
     if version is None:
         return tables_services.field_figures(tournament)
-    key = (tournament.pk, version)
+    key = (tournament.pk, tournament.created_at, version)
     with _FIELD_FIGURES_LOCK:
         found = _FIELD_FIGURES.get(key)
     if found is None:

@@ -58,3 +58,30 @@ def test_the_halt_follows_the_field_when_the_fullest_tables_lose_players_R8_3(
             unseat(seat.entry)  # who sits where changed: the version moved
     assert snapshots.table_snapshot(short.pk)["data"]["table"]["halted_reason"] == ""
     assert tables_services.halted_reason(short) is None  # the same as the deal's own check
+
+
+def test_another_tournament_with_the_same_id_and_version_does_not_share_its_figures_R8_3():
+    """A restored or test database may give a new tournament the id and version of one this process
+    has seen: the figures kept for that one must not halt (or free) this one's tables."""
+    from datetime import timedelta
+
+    from tournaments.models import Tournament
+
+    tournament = make_tournament(players=40)  # five full tables of 8
+    tables = list(Table.objects.filter(tournament=tournament).order_by("number"))
+    snapshots._FIELD_FIGURES.clear()
+    assert snapshots.table_snapshot(tables[1].pk)["data"]["table"]["halted_reason"] == ""  # kept: 8 at most
+    # "Another" tournament under the same id and version: table 2 has 5 players, every other table 7.
+    # Written behind the services' back, so the version does not move.
+    Tournament.objects.filter(pk=tournament.pk).update(created_at=tournament.created_at + timedelta(days=1))
+    for table in tables:
+        gone = 3 if table.pk == tables[1].pk else 1
+        ids = (
+            Seat.objects.filter(table=table, entry__isnull=False)
+            .order_by("number")
+            .values_list("pk", flat=True)[:gone]
+        )
+        Seat.objects.filter(pk__in=list(ids)).update(entry=None)
+    # Two short of the fullest table is not short (R8.3): with the other tournament's figures it would be.
+    assert snapshots.table_snapshot(tables[1].pk)["data"]["table"]["halted_reason"] == ""
+    assert tables_services.halted_reason(tables[1]) is None
