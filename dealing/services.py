@@ -200,14 +200,21 @@ def _check_can_deal(tournament, table, last: Hand | None) -> None:
         raise HandConflict(reason, code="hand_for_hand_wait", rule="R8.6")
 
 
-def _dealt_in(table) -> list:
-    """The seats dealt into the next hand, in seat order, with their entries."""
+def _dealt_in(table, seats=None) -> list:
+    """The seats dealt into the next hand, in seat order, with their entries. ``seats``: the table's
+    seats as the caller read them, in seat order, with their entries (a table snapshot has them)."""
 
-    seats = Seat.objects.filter(table=table, entry__isnull=False).select_related("entry", "entry__player")
+    if seats is None:
+        seats = (
+            Seat.objects.filter(table=table, entry__isnull=False)
+            .select_related("entry", "entry__player")
+            .order_by("number")
+        )
     return [
         seat
-        for seat in seats.order_by("number")
-        if seat.entry.status == Entry.Status.ACTIVE
+        for seat in seats
+        if seat.entry_id is not None
+        and seat.entry.status == Entry.Status.ACTIVE
         and seat.entry.chips > 0
         and dealt_in_next_hand(table, seat)
     ]
@@ -255,16 +262,17 @@ def _positions(table, seat_numbers: list[int], last=_UNREAD) -> engine_positions
     )
 
 
-def next_hand_positions(table) -> dict | None:
+def next_hand_positions(table, *, seats=None, last=_UNREAD) -> dict | None:
     """The button and blinds of the next hand at this table (R3.5, R3.6), as the dealer is shown them
     between hands; None when they are not known before the deal (no button drawn yet) or fewer than
-    two players would be dealt in."""
-    seats = [s.number for s in _dealt_in(table)]
+    two players would be dealt in. ``seats`` and ``last`` (the table's last hand): what the caller
+    has read already (``_dealt_in``, ``_positions``)."""
+    seats = [s.number for s in _dealt_in(table, seats)]
     if len(seats) < 2:
         return None
     if table.big_blind_seat is None and table.button_seat not in seats:
         return None  # the first hand's button is drawn when it is dealt
-    return _positions(table, seats).to_dict()
+    return _positions(table, seats, last).to_dict()
 
 
 def _player_labels(seats) -> dict[int, str]:

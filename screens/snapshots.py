@@ -16,6 +16,7 @@ import time
 
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
+from django.utils.translation import get_language
 
 from config import text
 from dealing import services as dealing_services
@@ -655,34 +656,52 @@ def _move_payload(move, table) -> dict:
     }
 
 
-# The field's figures for the halt check between hands (tables.services.FieldFigures), per tournament
-# and version: every change of who sits where moves the tournament's version (tables.services), so
-# the 1,250 tables of a big event read them once per version, not once per snapshot, and a table's
-# snapshot costs the same at 10 tables and at 1,250. The deal checks them again under its lock.
-# Keyed by the tournament's creation time too: a test database (or a restored one) may give the same
-# primary key and version to another tournament, and this process must not take its figures for ours.
-_FIELD_FIGURES: dict[tuple, tables_services.FieldFigures] = {}
-_FIELD_FIGURES_LOCK = threading.Lock()
+class _PerVersion:
+    """What a build reads of a tournament that moves only with its version, kept for a few of its
+    latest versions in this process: the 1,250 tables of a big event read it once per version, not
+    once per snapshot, so a table's snapshot costs the same at 10 tables and at 1,250.
+
+    Keyed by the tournament's creation time too (a test database, or a restored one, may give another
+    tournament the same id and version) and by the language the build is made in (labels)."""
+
+    def __init__(self, size: int = 64):
+        self._kept: dict[tuple, object] = {}
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, tournament: Tournament, version: int | None, build):
+        if version is None:
+            return build()
+        key = (tournament.pk, tournament.created_at, version, get_language())
+        with self._lock:
+            found = self._kept.get(key)
+        if found is None:
+            # Read after the version: at least as new as it (a change in between moves the version on).
+            found = build()
+            with self._lock:
+                self._kept[key] = found
+                while len(self._kept) > self._size:  # a few tournaments' latest versions
+                    del self._kept[next(iter(self._kept))]
+        return found
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
 
 
-def _field_figures(tournament: Tournament, version: int | None) -> tables_services.FieldFigures:
-    if version is None:
-        return tables_services.field_figures(tournament)
-    key = (tournament.pk, tournament.created_at, version)
-    with _FIELD_FIGURES_LOCK:
-        found = _FIELD_FIGURES.get(key)
-    if found is None:
-        found = tables_services.field_figures(tournament)
-        with _FIELD_FIGURES_LOCK:
-            _FIELD_FIGURES[key] = found
-            while len(_FIELD_FIGURES) > 64:  # a few tournaments' latest versions
-                del _FIELD_FIGURES[next(iter(_FIELD_FIGURES))]
-    return found
+# The field's figures for the halt check between hands (tables.services.FieldFigures): every change of
+# who sits where moves the tournament's version (tables.services). The deal checks them again under
+# its lock.
+_FIELD_FIGURES = _PerVersion()
+# What every tablet shows of the tournament (tablets_data): its clock, level and color-up.
+_TABLETS_DATA = _PerVersion()
 
 
 def table_data(table, *, tournament_version: int | None = None) -> dict:
     """``tournament_version``: the version read with this snapshot, for the field's figures."""
     tournament = table.tournament
+    # Read once: the seat map, and between hands who is dealt in next and whether the table is short.
+    seat_rows = list(table.seat_set.select_related("entry__player").order_by("number"))
     seats = [
         {
             "number": seat.number,
@@ -690,7 +709,7 @@ def table_data(table, *, tournament_version: int | None = None) -> dict:
             "name": seat.entry.player.name if seat.entry_id else "",
             "chips": seat.entry.chips if seat.entry_id else None,
         }
-        for seat in table.seat_set.select_related("entry__player").order_by("number")
+        for seat in seat_rows
     ]
     # Moves out wait for the hand to end, then for the dealer's "Done" (the player has left); moves in
     # are listed only while they wait (once made, the player sits in the seat map). A redraw that left
@@ -708,9 +727,11 @@ def table_data(table, *, tournament_version: int | None = None) -> dict:
     hand = Hand.objects.filter(table=table).order_by("-number").first()
     if hand is not None:
         hand.table = table  # with its tournament already read: no lazy reads while the payload is built
-    levels = selectors.levels_of(tournament)  # read once for the level and the chip race
+    levels = None
+    if tournament.status == Tournament.Status.ON_BREAK:  # the chip race reads them (R8.7)
+        levels = selectors.levels_of(tournament)
     return {
-        **tablets_data(tournament, levels),
+        **_TABLETS_DATA.get(tournament, tournament_version, lambda: tablets_data(tournament, levels)),
         "table": {
             "id": table.pk,
             "number": table.number,
@@ -723,17 +744,26 @@ def table_data(table, *, tournament_version: int | None = None) -> dict:
             "halted_reason": ""
             if table.hand_in_progress
             else str(
-                halted_reason(table, current=True, figures=_field_figures(tournament, tournament_version))
+                halted_reason(
+                    table,
+                    current=True,
+                    figures=_FIELD_FIGURES.get(
+                        tournament, tournament_version, lambda: tables_services.field_figures(tournament)
+                    ),
+                    seated_here=sum(1 for seat in seat_rows if seat.entry_id is not None),
+                )
                 or ""
             ),
             # The next hand's button and blinds, shown before it is dealt (the first hand's too).
-            "next_positions": None if table.hand_in_progress else dealing_services.next_hand_positions(table),
+            "next_positions": None
+            if table.hand_in_progress
+            else dealing_services.next_hand_positions(table, seats=seat_rows, last=hand),
         },
         "seats": seats,
         "moves": [_move_payload(move, table) for move in moves],
         "hand": hand_payload(hand),
         "wait": hand_for_hand_wait(table),
-        "chip_race": chip_race_payload(tournament, levels, table.number),
+        "chip_race": chip_race_payload(tournament, levels or [], table.number),
         "floor_called": FloorCall.objects.filter(table=table, answered_at__isnull=True).exists(),
     }
 
@@ -823,7 +853,9 @@ def _break_color_up(tournament: Tournament, levels: list) -> list:
 def tablets_snapshot(tournament_id: int) -> dict:
     version = tournament_version(tournament_id)
     tournament = Tournament.objects.select_related("structure").get(pk=tournament_id)
-    return envelope("tablets", version, tablets_data(tournament))
+    return envelope(
+        "tablets", version, _TABLETS_DATA.get(tournament, version, lambda: tablets_data(tournament))
+    )
 
 
 # --- the feature table (a stream, the room's screens) ----------------------------------------------

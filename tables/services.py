@@ -589,7 +589,13 @@ def field_figures(tournament: Tournament) -> FieldFigures:
     return FieldFigures(largest=largest, seated=seated.count(), most=most)
 
 
-def halted_reason(table: Table, *, current: bool = False, figures: FieldFigures | None = None) -> str | None:
+def halted_reason(
+    table: Table,
+    *,
+    current: bool = False,
+    figures: FieldFigures | None = None,
+    seated_here: int | None = None,
+) -> str | None:
     """Why this table must not deal its next hand now (R8.3-R8.5), as a message, or None.
 
     Asked before every hand and by every table snapshot between hands, so it reads this table's seats
@@ -599,6 +605,7 @@ def halted_reason(table: Table, *, current: bool = False, figures: FieldFigures 
     ``current``: the caller has just read the table (under its lock), so it is not read again.
     ``figures``: the field's figures as the caller read them (a snapshot shares them between the
     tables of one tournament version); the deal's own check reads them under its lock.
+    ``seated_here``: the players seated at this table, when the caller has just counted them.
     """
     if not current:
         table = Table.objects.select_related("tournament").get(pk=table.pk)
@@ -617,7 +624,11 @@ def halted_reason(table: Table, *, current: bool = False, figures: FieldFigures 
         if code is None and len(snapshot.field.tables[table.number].seats) < 2:
             code = "one_player"
         return None if code is None else str(HALT_MESSAGES[code])
-    here = Seat.objects.filter(table=table, entry__isnull=False).count()
+    here = (
+        seated_here
+        if seated_here is not None
+        else Seat.objects.filter(table=table, entry__isnull=False).count()
+    )
     # balancing.Field.halted_reason's "short": three or more fewer players than the fullest table.
     code = "short" if here <= figures.most - balancing.SHORT_BY else ("one_player" if here < 2 else None)
     return None if code is None else str(HALT_MESSAGES[code])

@@ -24,11 +24,36 @@ def _snapshot_queries(table_id):
 def test_the_fields_figures_are_read_once_per_version_for_every_tables_snapshot():
     tournament = make_tournament(players=40)  # five tables of 8, between hands
     first, second = Table.objects.filter(tournament=tournament).order_by("number")[:2]
+    snapshots.table_snapshot(first.pk)  # the tournament's part (tablets_data) is kept: not counted here
     snapshots._FIELD_FIGURES.clear()
     _data, cold = _snapshot_queries(first.pk)
     data, warm = _snapshot_queries(second.pk)
     assert warm == cold - 3  # the largest table, the players seated, the most at one table
     assert data["table"]["halted_reason"] == ""
+
+
+def test_the_tournaments_part_of_every_tablet_is_built_once_per_version_and_follows_a_level_change(
+    django_capture_on_commit_callbacks,
+):
+    """What every tablet shows of the tournament (its level, clock and color-up) is the same for the
+    1,250 tables: read once per version, and a level jump moves the version, so the next snapshot
+    shows the new level."""
+    from tournaments.services.clock_control import jump_to_level
+
+    tournament = make_tournament(players=40)
+    first, second = Table.objects.filter(tournament=tournament).order_by("number")[:2]
+    snapshots.table_snapshot(first.pk)  # the field's figures are kept: not counted here
+    snapshots._TABLETS_DATA.clear()
+    before, cold = _snapshot_queries(first.pk)
+    _data, warm = _snapshot_queries(second.pk)
+    assert warm == cold - 1  # the structure's levels
+    assert snapshots.tablets_snapshot(tournament.pk)["data"]["level"] == before["level"]
+    with django_capture_on_commit_callbacks(execute=True):
+        jump_to_level(tournament, before["level"]["index"] + 1)
+    after, _queries = _snapshot_queries(second.pk)
+    assert after["level"]["index"] == before["level"]["index"] + 1
+    assert after["clock"]["level_index"] == before["clock"]["level_index"] + 1
+    assert snapshots.tablets_snapshot(tournament.pk)["data"]["level"] == after["level"]
 
 
 def test_the_halt_follows_the_field_when_the_fullest_tables_lose_players_R8_3(
