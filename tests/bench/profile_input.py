@@ -32,6 +32,9 @@ def main() -> None:
     parser.add_argument("--profile", type=int, default=25, help="rows of the profile to print")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--sql", action="store_true", help="print the queries of the last ordinary input")
+    parser.add_argument(
+        "--only", choices=("action", "snapshot"), help="profile only ordinary inputs, or only the snapshots"
+    )
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
@@ -76,6 +79,8 @@ def main() -> None:
     client = Client()
     figures: dict[str, list[tuple[float, float, int]]] = {}
     last_sql: dict[str, list[str]] = {}
+    profile = cProfile.Profile()
+    profiling = False
 
     def post(table_id: int) -> str:
         hand = Hand.objects.filter(table_id=table_id).order_by("-number").first()
@@ -98,8 +103,12 @@ def main() -> None:
                     body["amount"] = amount
             body |= {"client_action_id": str(uuid.uuid4()), "expected_seq": hand.state_seq}
         wall, cpu = time.perf_counter(), time.process_time()
+        if args.only == "action" and kind == "action" and profiling:
+            profile.enable()
         with CaptureQueriesContext(connection) as queries:
             response = client.post(path, json.dumps(body), content_type="application/json", **auth)
+        if args.only == "action":
+            profile.disable()
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         if response.status_code not in (200, 201):
             kind = f"HTTP {response.status_code}"
@@ -108,8 +117,12 @@ def main() -> None:
         figures.setdefault(kind, []).append((wall, cpu, len(queries)))
         last_sql[kind] = [q["sql"] for q in queries.captured_queries]
         wall, cpu = time.perf_counter(), time.process_time()
+        if args.only == "snapshot" and profiling:
+            profile.enable()
         with CaptureQueriesContext(connection) as queries:
             snapshots.table_snapshot(table_id)
+        if args.only == "snapshot":
+            profile.disable()
         figures.setdefault(f"snapshot after {kind}", []).append(
             (time.perf_counter() - wall, time.process_time() - cpu, len(queries))
         )
@@ -121,8 +134,9 @@ def main() -> None:
     for i in range(args.inputs):  # the figures, without a profiler's overhead
         post(table_ids[i % len(table_ids)])
     measured = dict(figures)
-    profile = cProfile.Profile()
-    profile.enable()
+    profiling = True
+    if not args.only:
+        profile.enable()
     for i in range(min(args.inputs, 100)):
         post(table_ids[i % len(table_ids)])
     profile.disable()
@@ -146,6 +160,7 @@ def main() -> None:
     out = io.StringIO()
     pstats.Stats(profile, stream=out).sort_stats("tottime").print_stats(args.profile)
     print(out.getvalue())
+    profile.dump_stats("/tmp/profile_input.pstats")  # for pstats' callers and callees
     _ = Table
 
 
