@@ -132,15 +132,16 @@ async def test_a_refresh_sends_the_last_build_while_the_version_stands_and_rebui
 
 
 async def _tablet_in_a_hand():
-    """A table's paired tablet connected, with a hand dealt and both snapshots received."""
+    """A table's paired tablet connected, with a hand dealt and both snapshots received (the second,
+    the deal's, is returned last)."""
     tournament, tables = await setup(players=12)
     table = tables[0]
     device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
     ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
     await ws.receive_json_from(timeout=2)
     hand, options = await database_sync_to_async(_deal_and_options)(table)
-    await ws.receive_json_from(timeout=2)
-    return table, ws, hand, options
+    dealt = await ws.receive_json_from(timeout=2)
+    return table, ws, hand, options, dealt
 
 
 def _deal_and_options(table):
@@ -185,13 +186,8 @@ async def test_an_input_in_the_middle_of_a_hand_reaches_the_tablet_as_a_patch_eq
     hand that the announcement carries to its last snapshot instead of rebuilding the table (its
     seats, moves, level, floor calls: eight reads) — and what the tablet gets is exactly what a full
     build gives."""
-    tournament, tables = await setup(players=12)
-    table = tables[0]
-    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
-    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
-    await ws.receive_json_from(timeout=2)
-    hand, options = await database_sync_to_async(_deal_and_options)(table)
-    dealt = await ws.receive_json_from(timeout=2)  # the deal itself: a full build (seats, positions)
+    table, ws, hand, options, dealt = await _tablet_in_a_hand()
+    # The deal itself: a full build (seats, positions).
     assert dealt["data"]["hand"]["id"] == hand.pk
     builds = []
     real = snapshots.table_snapshot
@@ -213,7 +209,7 @@ async def test_a_patch_that_does_not_follow_the_last_snapshot_rebuilds_the_table
     """A lost announcement (the layer drops messages past a channel's capacity) leaves a gap in the
     versions: the next input's patch does not follow the last snapshot, so the table is built again
     and the tablet still shows the hand as it stands."""
-    table, ws, hand, options = await _tablet_in_a_hand()
+    table, ws, hand, options, _dealt = await _tablet_in_a_hand()
     from config import live
 
     real_send = live.send_now
@@ -253,7 +249,7 @@ async def test_the_refresh_after_an_input_waits_for_the_inputs_own_snapshot_inst
     """tablet.js asks, after each accepted input, for the snapshot that shows it: when the refresh
     reaches the server before the input's announcement, it waits for it rather than building the
     table a second time; once the snapshot came, asking again answers at once with nothing to send."""
-    _table, ws, hand, options = await _tablet_in_a_hand()
+    _table, ws, hand, options, _dealt = await _tablet_in_a_hand()
     from config import live
 
     monkeypatch.setattr(snapshot_hub, "PATIENCE", 10.0)  # however slow this machine is today
@@ -282,7 +278,7 @@ async def test_a_refresh_whose_announcement_was_lost_reads_the_inputs_patch_back
     """The input's announcement never comes: after the hub's patience the tablet's server reads the
     patch it carried back from the database (one query) and applies it; the tablet gets the same
     snapshot a full build would give, and no table is built."""
-    table, ws, hand, options = await _tablet_in_a_hand()
+    table, ws, hand, options, _dealt = await _tablet_in_a_hand()
     from config import live
 
     monkeypatch.setattr(live, "send_now", lambda group, message: None)  # lost
@@ -303,7 +299,7 @@ async def test_a_refresh_whose_announcement_was_lost_reads_the_inputs_patch_back
 async def test_a_refresh_for_a_hand_that_is_over_builds_the_table(monkeypatch):
     """The read-back patch is only for a running hand: when the hand has ended meanwhile (its
     announcement lost too), the table is built, so the tablet shows the hand's end and the next deal."""
-    _table, ws, hand, _options = await _tablet_in_a_hand()
+    _table, ws, hand, _options, _dealt = await _tablet_in_a_hand()
     from config import live
 
     monkeypatch.setattr(live, "send_now", lambda group, message: None)  # lost
