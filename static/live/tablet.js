@@ -354,8 +354,12 @@
   /* "Undo last input", approved by the floor person at the table with the floor's PIN (item 6). */
   Tablet.prototype.renderUndo = function (data) {
     var T = this.T, self = this, box = this.q("[data-role=undo-box]"), hand = data.hand;
-    box.innerHTML = "";
     var live = hand && hand.status === "running";
+    // While the floor types the reason and the PIN, a push (the hand's own next snapshot, a level
+    // change) must not wipe what is typed: the open form stays as it is for the same hand.
+    if (live && this.undoOpen && box.getAttribute("data-open-for") === String(hand.id) && !box.hidden) return;
+    box.innerHTML = "";
+    box.removeAttribute("data-open-for");
     box.hidden = !live;
     if (!live) { this.undoOpen = false; return; }
     if (!this.undoOpen) {
@@ -367,12 +371,14 @@
     var reason = el("input", { name: "reason", maxlength: 500, placeholder: T.undo_reason, "aria-label": T.undo_reason });
     var pin = el("input", { name: "pin", type: "password", inputmode: "numeric", autocomplete: "off", maxlength: 8,
       placeholder: T.undo_pin, "aria-label": T.undo_pin });
+    box.setAttribute("data-open-for", String(hand.id));
     box.appendChild(el("p", { class: "muted", text: T.undo_help }));
     box.appendChild(reason);
     box.appendChild(pin);
     box.appendChild(el("div", { class: "row" }, [
       el("button", { class: "danger", "data-action": "undo-confirm", text: T.undo_confirm, onclick: function () {
         self.undoOpen = false;
+        // The input the floor saw when the form opened: if another came in since, the server says so (409).
         self.send(T.undo, "/tablet/" + self.tableId + "/undo/", { pin: pin.value, reason: reason.value, expected_seq: hand.seq });
       } }),
       el("button", { class: "secondary", "data-action": "undo-cancel", text: T.cancel, onclick: function () {

@@ -313,8 +313,11 @@ def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_rev
     expect(tablet.locator("[data-action=start]")).to_be_disabled()
 
     # The director revokes the tablet: its socket closes at once and it cannot act or come back.
+    # This tablet's row: the newest device paired (other tests may have paired tablets here before).
     console.goto(f"{base}/console/{tid}/")
-    console.locator("[data-device] [data-action=revoke]").first.click()
+    rows = console.locator("tr[data-device]:has([data-action=revoke])")
+    newest = max(int(v) for v in rows.evaluate_all("rows => rows.map(r => r.dataset.device)"))
+    console.locator(f"tr[data-device='{newest}'] [data-action=revoke]").click()
     expect(root).to_have_attribute("data-cut-off", "true", timeout=5000)
     expect(tablet.locator("[data-role=overlay]")).to_contain_text("unpaired")
     tablet.reload()

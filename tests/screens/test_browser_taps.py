@@ -185,6 +185,15 @@ def test_the_floor_takes_a_mis_tap_back_on_the_tablet_with_the_floor_pin(server,
     tablet.click("[data-action=undo]")
     tablet.fill("[data-role=undo-box] input[name=reason]", "called for the wrong seat")
     tablet.fill("[data-role=undo-box] input[name=pin]", "2468")
+    # The director takes a minute off the clock meanwhile: the push re-draws the tablet, and what the
+    # floor typed stays.
+    seen = tablet.locator("#tablet").get_attribute("data-tournament-version")
+    console.click("[data-action=remove-minute]")
+    expect(tablet.locator("#tablet")).not_to_have_attribute("data-tournament-version", seen or "")
+    expect(tablet.locator("[data-role=undo-box] input[name=reason]")).to_have_value(
+        "called for the wrong seat"
+    )
+    expect(tablet.locator("[data-role=undo-box] input[name=pin]")).to_have_value("2468")
     tablet.screenshot(path=str(DOCS / "tablet-undo.png"))
     tap(tablet, "[data-action=undo-confirm]")
     expect(tablet.locator("[data-role=to-act]")).to_have_text(first)  # the same seat is asked again
