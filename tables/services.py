@@ -31,6 +31,7 @@ from tournaments.models import Entry, Tournament, tournament_changed
 from tournaments.selectors import registration_open
 
 from . import balancing
+from .bulk import insert_seats, insert_tables
 from .models import (
     MAX_SEATS,
     MIN_SEATS,
@@ -360,30 +361,10 @@ def _create_tables(
     """``count`` new tables with their seats; ``seated`` (entry -> (table number, seat)) fills seats
     as they are created, so a draw of 10,000 writes each seat once, in bulk."""
     size = _table_size(tournament)
-    tables = Table.objects.bulk_create(
-        [
-            Table(tournament=tournament, number=n, seats=size, break_order=n)
-            for n in range(first_number, first_number + count)
-        ]
-    )
-    if any(t.pk is None for t in tables):  # a backend that returns no ids from a bulk insert
-        tables = list(
-            Table.objects.filter(tournament=tournament, number__gte=first_number).order_by("number")
-        )
+    tables = insert_tables(tournament, range(first_number, first_number + count), size)
     who = {place: entry for entry, place in (seated or {}).items()}
-    now = timezone.now()
-    Seat.objects.bulk_create(
-        [
-            Seat(
-                table=t,
-                number=s,
-                entry_id=who.get((t.number, s)),
-                seated_at=now if (t.number, s) in who else None,
-            )
-            for t in tables
-            for s in range(1, size + 1)
-        ],
-        batch_size=2000,
+    insert_seats(
+        [(t.pk, s, who.get((t.number, s))) for t in tables for s in range(1, size + 1)], timezone.now()
     )
     return tables
 
@@ -413,7 +394,7 @@ def draw_seats(tournament: Tournament, rng=None, *, actor=None) -> SeatDraw:
     size = _table_size(tournament)
     count = balancing.tables_needed(len(entries), size)
     assignment = balancing.initial_draw(entries, [(n, size) for n in range(1, count + 1)], rng)
-    tables = _create_tables(tournament, count, seated=assignment)
+    _create_tables(tournament, count, seated=assignment)
     seating_plan(tournament)
     draw = SeatDraw.objects.create(
         tournament=tournament,
@@ -427,7 +408,8 @@ def draw_seats(tournament: Tournament, rng=None, *, actor=None) -> SeatDraw:
         tournament,
         data={"entries": len(entries), "tables": count, "seed": seed.hex()},
     )
-    tables_changed([table.pk for table in tables])
+    # Only the tournament's screens are told: the tables are new, so no screen shows them yet (a
+    # table's socket to an unknown table is refused), and 1,250 announcements would be for no one.
     tournament_changed(tournament.pk)
     return draw
 
