@@ -339,8 +339,9 @@ def flight_payload(tournament: Tournament) -> dict | None:
     }
 
 
-def clock_data(tournament: Tournament) -> dict:
-    levels = selectors.levels_of(tournament)
+def clock_data(tournament: Tournament, levels: list | None = None) -> dict:
+    if levels is None:
+        levels = selectors.levels_of(tournament)
     flight = flight_payload(tournament)
     field = field_payload(tournament)
     if flight is not None:
@@ -603,7 +604,8 @@ def console_payload(tournament: Tournament, levels: list) -> dict:
 def director_snapshot(tournament_id: int) -> dict:
     version = tournament_version(tournament_id)
     tournament = Tournament.objects.select_related("structure").get(pk=tournament_id)
-    data = clock_data(tournament)
+    levels = selectors.levels_of(tournament)
+    data = clock_data(tournament, levels)
     data["tables"] = tables_summary(tournament)
     data["devices"] = devices_summary(tournament)
     data["devices_total"] = Device.objects.filter(tournament=tournament).count()
@@ -613,7 +615,7 @@ def director_snapshot(tournament_id: int) -> dict:
             "table"
         )
     ]
-    data["console"] = console_payload(tournament, selectors.levels_of(tournament))
+    data["console"] = console_payload(tournament, levels)
     return envelope("director", version, data)
 
 

@@ -27,7 +27,7 @@ from tournaments import icm, services
 from tournaments.errors import TournamentError
 from tournaments.models import AuditEntry, Entry, Player, Tournament
 
-from .. import snapshots
+from .. import console_lists, snapshots
 from ..floor import answer_floor_call, set_announcement
 from ..models import Announcement, Device, DeviceKind, FloorCall
 from ..pairing import PairingError, create_pairing_code, revoke_device
@@ -103,9 +103,17 @@ def console(request, tournament_id: int):
     table_count = Table.objects.filter(tournament=tournament).count()
     tables = Table.objects.filter(tournament=tournament).order_by("number")
     if table_count <= CONSOLE_FULL_TABLES:
-        tables = tables.prefetch_related("seat_set__entry__player")
+        tables = list(tables.prefetch_related("seat_set__entry__player"))
+        table_rows = [{"pk": t.pk, "number": t.number, "status": t.status} for t in tables]
+        table_lines = ""
     else:
-        tables = tables.annotate(players=Count("seat_set", filter=Q(seat_set__entry__isnull=False)))
+        # One line a table, rendered in Python (screens.console_lists): 1,250 rows, not model instances.
+        tables = table_rows = list(
+            tables.annotate(players=Count("seat_set", filter=Q(seat_set__entry__isnull=False))).values(
+                "pk", "number", "status", "hand_in_progress", "players"
+            )
+        )
+        table_lines = console_lists.compact_table_lines(table_rows)
     moves = Move.objects.filter(tournament=tournament, status__in=[Move.Status.PENDING, Move.Status.DONE])
     hands = (
         Hand.objects.filter(table__tournament=tournament).select_related("table").order_by("-started_at")[:30]
@@ -129,9 +137,12 @@ def console(request, tournament_id: int):
             "levels": levels,
             "entries": entries,
             "tables": tables,
+            "table_lines": table_lines,
+            "table_options": console_lists.table_options(table_rows),
             "moves": moves.select_related("entry__player", "from_table", "to_table"),
             "hands": hands,
             "payouts": payouts,
+            "payout_rows": console_lists.payout_rows(payouts),
             "prize_pool": services.prize_pool(tournament),
             "icm_rows": icm_rows,
             "icm_max_players": icm.MAX_PLAYERS,

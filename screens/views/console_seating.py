@@ -48,13 +48,16 @@ def seating_context(request, tournament: Tournament) -> dict:
                 {"move": move, "key": key, "name": names[move.entry_id], "skipped": key in skipped}
             )
     active = list(
-        Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE).order_by("-break_order")
+        Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE)
+        .order_by("-break_order")
+        .values_list("number", flat=True)
     )
     suggestions.sort(key=lambda s: s["skipped"])  # the ones still to decide first
     return {
         "plan": plan,
         "suggestions": suggestions,
         "break_order": active,
+        "break_order_value": ", ".join(str(n) for n in active),
     }
 
 

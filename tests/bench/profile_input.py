@@ -33,7 +33,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--sql", action="store_true", help="print the queries of the last ordinary input")
     parser.add_argument(
-        "--only", choices=("action", "snapshot"), help="profile only ordinary inputs, or only the snapshots"
+        "--only",
+        choices=("action", "snapshot", "console"),
+        help="profile only ordinary inputs, only the table snapshots, or only the director's console",
     )
     args = parser.parse_args()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -142,6 +144,30 @@ def main() -> None:
     profile.disable()
     figures.clear()
     figures.update(measured)
+    # The director's console at this size: its live snapshot and its page (a staff session).
+    staff = Client()
+    staff.force_login(get_user_model().objects.get(username="bench"))
+    console = [
+        ("director snapshot", lambda: snapshots.director_snapshot(tournament.pk)),
+        ("console page", lambda: staff.get(f"/console/{tournament.pk}/")),
+    ]
+    for round_ in range(12):
+        for kind, call in console:
+            profiled = args.only == "console" and round_ >= 2  # two warm rounds first
+            wall, cpu = time.perf_counter(), time.process_time()
+            if profiled:
+                profile.enable()
+            with CaptureQueriesContext(connection) as queries:
+                result = call()
+            if profiled:
+                profile.disable()
+            if getattr(result, "status_code", 200) != 200:
+                kind = f"{kind} HTTP {result.status_code}"
+            if round_ >= 2:
+                figures.setdefault(kind, []).append(
+                    (time.perf_counter() - wall, time.process_time() - cpu, len(queries))
+                )
+            last_sql[kind] = [q["sql"] for q in queries.captured_queries]
     print(f"{args.tables} tables, {args.inputs} inputs over {len(table_ids)} tables ({connection.vendor})")
     print(f"{'':24} {'count':>6} {'wall ms':>8} {'cpu ms':>8} {'queries':>8}")
     for kind, rows in sorted(figures.items()):
@@ -150,7 +176,7 @@ def main() -> None:
         queries = statistics.median(r[2] for r in rows)
         print(f"{kind:24} {len(rows):6} {wall:8.2f} {cpu:8.2f} {queries:8.0f}")
     if args.sql:
-        for kind in ("action", "deal", "end"):
+        for kind in ("action", "deal", "end", "director snapshot", "console page"):
             print(f"queries of the last {kind}:")
             for sql in last_sql.get(kind, []):
                 print(f"  {sql[:230]}")
