@@ -88,3 +88,21 @@ def test_production_serves_healthz_over_plain_http_but_redirects_pages():
     assert result.returncode == 0, result.stderr
     healthz_status, admin_status = result.stdout.split()
     assert healthz_status == "200" and admin_status == "301"
+
+
+DEFAULT_LAYER = "channels_redis.pubsub.RedisPubSubChannelLayer"
+
+
+def _layer(**env) -> subprocess.CompletedProcess:
+    code = "from django.conf import settings; print(settings.CHANNEL_LAYERS['default']['BACKEND'])"
+    return manage("shell", "--no-imports", "-c", code, REDIS_URL="redis://127.0.0.1:6379/0", **env)
+
+
+def test_the_channel_layer_is_chosen_by_name_and_a_wrong_name_is_refused():
+    """docs/production.md: CHANNEL_LAYER picks channels-redis's pub/sub layer or its list-based one;
+    a typo refuses to start instead of silently running the other."""
+    assert _layer(CHANNEL_LAYER="pubsub").stdout.strip() == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert _layer(CHANNEL_LAYER="core").stdout.strip() == "channels_redis.core.RedisChannelLayer"
+    assert _layer().stdout.strip() == DEFAULT_LAYER
+    refused = _layer(CHANNEL_LAYER="pubsbu")
+    assert refused.returncode != 0 and "CHANNEL_LAYER is core or pubsub, not 'pubsbu'" in refused.stderr
