@@ -44,12 +44,11 @@ _SEAT_COLUMNS = {
 }
 
 
-def _check_columns(model, written) -> None:
-    fields = {f.name for f in model._meta.concrete_fields}
-    if fields != set(written):
-        raise RuntimeError(
-            f"tables.bulk writes {sorted(written)} of {model.__name__}, which has {sorted(fields)}"
-        )
+def _check_columns(model, written, *, ordered: bool = False) -> None:
+    """``ordered``: the values are also given in the model's field order (``Model.from_db``)."""
+    fields = [f.name for f in model._meta.concrete_fields]
+    if (tuple(fields) != tuple(written)) if ordered else (set(fields) != set(written)):
+        raise RuntimeError(f"tables.bulk writes {list(written)} of {model.__name__}, which has {fields}")
 
 
 def insert_tables(tournament, numbers: range, seats: int) -> list[Table]:
@@ -62,7 +61,7 @@ def insert_tables(tournament, numbers: range, seats: int) -> list[Table]:
         if any(t.pk is None for t in tables):  # a backend that returns no ids from a bulk insert
             tables = list(Table.objects.filter(tournament=tournament, number__in=numbers).order_by("number"))
         return tables
-    _check_columns(Table, _TABLE_COLUMNS)
+    _check_columns(Table, _TABLE_COLUMNS, ordered=True)
     meta, quote = Table._meta, connection.ops.quote_name
     columns = ", ".join(quote(meta.get_field(name).column) for name in _TABLE_COLUMNS[1:])
     defaults = {
