@@ -51,7 +51,7 @@ start_services() {
     # Durability off: a test database is thrown away, speed matters more.
     _as_pg "'$PG_BIN/pg_ctl' -D '$SERVICES_DIR/pg/data' -l '$SERVICES_DIR/pg/server.log' -w -t 60 start \
         -o \"-p $pg_port -k '$SERVICES_DIR/pg' -c listen_addresses=127.0.0.1 -c fsync=off \
-        -c synchronous_commit=off -c full_page_writes=off -c max_connections=200\"" >/dev/null
+        -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 ${PG_EXTRA_OPTS:-}\"" >/dev/null
     "$PG_BIN/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -q -v ON_ERROR_STOP=1 \
         -c "CREATE ROLE courchevel LOGIN SUPERUSER PASSWORD 'courchevel'" \
         -c "CREATE DATABASE courchevel OWNER courchevel" >/dev/null
