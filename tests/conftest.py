@@ -1,7 +1,10 @@
 import os
+import shutil
+import tempfile
 
-# Browser tests run the live server under daphne in this process; Django refuses sync ORM calls from
-# an async context unless told that this is deliberate (tests only).
+# The socket tests drive consumers from async tests that also set up data with the ORM; Django refuses
+# sync ORM calls from an async context unless told that this is deliberate (this process only: the
+# servers that tests start as subprocesses run without it, as in production).
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
@@ -11,7 +14,7 @@ from rest_framework.test import APIClient
 
 
 @pytest.fixture(scope="session")
-def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory, request):
     """SQLite tests use a database file, not the shared in-memory database: with several threads (the
     concurrency tests) the in-memory one fails at once with "database table is locked" instead of
     waiting its turn like a real SQLite file in IMMEDIATE mode does."""
@@ -19,7 +22,13 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 
     db = settings.DATABASES["default"]
     if db["ENGINE"] == "django.db.backends.sqlite3" and not db.get("TEST", {}).get("NAME"):
-        db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
+        # In memory where the machine has it (/dev/shm): the workers' commits never wait on the disk.
+        if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+            folder = tempfile.mkdtemp(prefix="courchevel-test-", dir="/dev/shm")
+            request.addfinalizer(lambda: shutil.rmtree(folder, ignore_errors=True))
+        else:
+            folder = str(tmp_path_factory.mktemp("sqlite"))
+        db.setdefault("TEST", {})["NAME"] = os.path.join(folder, "test.sqlite3")
 
 
 @pytest.fixture(autouse=True)

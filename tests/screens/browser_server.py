@@ -22,11 +22,17 @@ class BrowserServer:
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             self.port = sock.getsockname()[1]
-        self.dir = tempfile.TemporaryDirectory(prefix="live-browser-")
+        # In memory where the machine has it: a busy disk (the other workers' databases) never
+        # stalls this server's commits.
+        shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+        self.dir = tempfile.TemporaryDirectory(prefix="live-browser-", dir=shm)
         db = Path(self.dir.name) / "db.sqlite3"
         self.log_path = Path(self.dir.name) / "server.log"
         self.log = open(self.log_path, "w")  # noqa: SIM115 - the server writes to it until it stops
         env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")}
+        # The server runs as in production: a sync ORM call on its event loop raises at once instead
+        # of blocking every socket and request (the pytest process allows it for its own tests).
+        env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         root = Path(__file__).resolve().parents[2]
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tests.screens.browser_server", str(db), str(self.port)],
@@ -69,6 +75,12 @@ class BrowserServer:
         except Exception:
             self.proc.kill()
         self.log.close()
+        keep = os.environ.get("BROWSER_SERVER_LOGS")  # a folder: keep each server's log there
+        if keep:
+            import shutil
+
+            os.makedirs(keep, exist_ok=True)
+            shutil.copy(self.log_path, os.path.join(keep, f"server-{self.port}.log"))
         self.dir.cleanup()
 
 
@@ -424,6 +436,44 @@ def exit_with_parent() -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
+SLOW_REQUEST_SECONDS = 2.0
+
+
+def log_slow_requests(app):
+    """Every HTTP request slower than SLOW_REQUEST_SECONDS is written to the server's log, with its
+    time: a browser test that waited on this server says where (the log is shown on failure)."""
+    import logging
+    import time
+
+    logger = logging.getLogger("browser_server")
+
+    async def timed(scope, receive, send):
+        if scope["type"] != "http":
+            return await app(scope, receive, send)
+        start = time.monotonic()
+        status = {}
+
+        async def send_status(message):
+            if message["type"] == "http.response.start":
+                status["code"] = message["status"]
+            await send(message)
+
+        try:
+            return await app(scope, receive, send_status)
+        finally:
+            took = time.monotonic() - start
+            if took > SLOW_REQUEST_SECONDS:
+                logger.warning(
+                    "slow request: %s %s answered %s after %.1f s",
+                    scope["method"],
+                    scope["path"],
+                    status.get("code", "nothing"),
+                    took,
+                )
+
+    return timed
+
+
 def serve(port: int) -> None:
     from daphne.endpoints import build_endpoint_description_strings
     from daphne.server import Server
@@ -433,7 +483,7 @@ def serve(port: int) -> None:
 
     exit_with_parent()
     Server(
-        application=ASGIStaticFilesHandler(application),
+        application=log_slow_requests(ASGIStaticFilesHandler(application)),
         endpoints=build_endpoint_description_strings(host="127.0.0.1", port=port),
         signal_handlers=True,
         verbosity=0,

@@ -41,3 +41,18 @@ def pytest_unconfigure(config):
     server = getattr(config, SERVER_KEY, None)
     if server is not None:
         server.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test shows the end of its server's log: a stalled page is explained there
+    (a 503, a lock wait, a traceback), not in the browser."""
+    outcome = yield
+    report = outcome.get_result()
+    server = getattr(item.config, SERVER_KEY, None)
+    if report.failed and server is not None and item.get_closest_marker("browser"):
+        try:
+            tail = server.log_path.read_text(errors="replace")[-6000:]
+        except OSError as error:
+            tail = f"(the server's log could not be read: {error})"
+        report.sections.append(("browser server log (last 6,000 characters)", tail))

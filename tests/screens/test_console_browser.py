@@ -349,8 +349,14 @@ def press(page, key):
 
 
 def remove(page, name, reason="no-show"):
+    from playwright.sync_api import expect
+
+    # As a director would: once the page shows the live state (its first snapshot drawn), not while
+    # the panels may still move under the pointer.
+    expect(page.locator("#console-live")).to_have_attribute("data-shown-version", re.compile(r"\d+"))
     row = page.locator(f"#entries tr:has-text('{name}')")
     row.locator("details.remove summary").click()
+    expect(row.locator("details.remove")).to_have_attribute("open", "")
     row.locator("input[name=reason]").fill(reason)
     row.locator("button.danger").click()
     page.wait_for_load_state()
