@@ -321,3 +321,28 @@ async def test_a_burst_of_changes_is_sent_as_one_snapshot_of_the_latest_version(
     assert received[-1]["version"] == first["version"] + 8
     assert [m["version"] for m in received] == sorted({m["version"] for m in received})
     await ws.disconnect()
+
+
+async def test_a_ping_is_answered_while_the_database_thread_is_busy():
+    """A tablet's ping (every 2 s, the "connected" light) and a screen's messages never wait for the one
+    thread that runs the sockets' database work: at 1,350 sockets, channels' own hop to that thread
+    before every message queued each ping behind every snapshot build (issue 11)."""
+    import asyncio
+    import time
+
+    from asgiref.sync import sync_to_async
+
+    tournament, _ = await setup()
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
+    ws = await connect(f"/ws/tournaments/{tournament.pk}/clock/", cookie_header(device, token))
+    await ws.receive_json_from(timeout=2)
+    # The shared database thread is held for 3 s (a long snapshot build, say).
+    busy = asyncio.ensure_future(sync_to_async(time.sleep)(3))
+    await asyncio.sleep(0.2)
+    started = time.monotonic()
+    await ws.send_json_to({"type": "ping"})
+    pong = await ws.receive_json_from(timeout=2)
+    assert pong["type"] == "pong" and time.monotonic() - started < 2
+    assert not busy.done()  # answered while the thread was still held
+    await busy
+    await ws.disconnect()
