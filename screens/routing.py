@@ -1,9 +1,11 @@
-"""WebSocket routes. Sessions (staff) and cookies (paired devices) come from AuthMiddlewareStack;
+"""WebSocket routes. Sessions (staff) and cookies (paired devices) come from channels' auth stack;
 the origin must be one of ALLOWED_HOSTS."""
 
-from channels.auth import AuthMiddlewareStack
+from channels.auth import AuthMiddleware, get_user
+from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
+from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.urls import path, re_path
 
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
@@ -18,4 +20,16 @@ websocket_urlpatterns: list = [
     re_path(r"", NotFoundConsumer.as_asgi()),  # anything else: closed with 4004, never a router error
 ]
 
-websocket_application = AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
+
+class SocketAuthMiddleware(AuthMiddleware):
+    """channels' AuthMiddleware, reading the session's user off the server's one thread for synchronous
+    work: after a restart every screen of the room connects at once, and their session reads need not
+    queue behind each other and behind every other socket's database work."""
+
+    async def resolve_scope(self, scope):
+        scope["user"]._wrapped = await database_sync_to_async(get_user.func, thread_sensitive=False)(scope)
+
+
+websocket_application = AllowedHostsOriginValidator(
+    CookieMiddleware(SessionMiddleware(SocketAuthMiddleware(URLRouter(websocket_urlpatterns))))
+)

@@ -346,3 +346,24 @@ async def test_a_ping_is_answered_while_the_database_thread_is_busy():
     assert not busy.done()  # answered while the thread was still held
     await busy
     await ws.disconnect()
+
+
+async def test_a_screen_connects_and_gets_its_snapshot_while_the_database_thread_is_busy():
+    """After a restart every screen of the room connects at once: a screen's check (its cookie, its
+    groups) and its first snapshot do not queue on the server's one thread for synchronous work."""
+    import asyncio
+    import time
+
+    from asgiref.sync import sync_to_async
+
+    tournament, _ = await setup()
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
+    busy = asyncio.ensure_future(sync_to_async(time.sleep)(3))
+    await asyncio.sleep(0.2)
+    started = time.monotonic()
+    ws = await connect(f"/ws/tournaments/{tournament.pk}/clock/", cookie_header(device, token))
+    snap = await ws.receive_json_from(timeout=2)
+    assert snap["type"] == "snapshot" and snap["kind"] == "clock"
+    assert time.monotonic() - started < 2 and not busy.done()
+    await busy
+    await ws.disconnect()
