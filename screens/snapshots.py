@@ -777,11 +777,10 @@ def table_version(table_id: int) -> int:
 
 def table_snapshot(table_id: int) -> dict:
     # The table's version plus its tournament's (a level change or hand-for-hand changes the tablet
-    # too): a sum of counters that only grow, read before the state it describes.
-    table_version, tournament_version = Table.objects.values_list("version", "tournament__version").get(
-        pk=table_id
-    )
+    # too): a sum of counters that only grow, read with the table's row and before the rest of the
+    # state it describes (which can only be as new or newer).
     table = Table.objects.select_related("tournament__structure").get(pk=table_id)
+    table_version, tournament_version = table.version, table.tournament.version
     data = table_data(table, tournament_version=tournament_version)
     # The tournament part inside is at least this new: a "tablets" snapshot of an older version
     # does not replace it on the tablet (static/live/tablet.js).
