@@ -687,6 +687,9 @@ def parse_args(argv=None):
         help="add ?socket_timeout=N to REDIS_URL for every process (redis-py's default is 5 s)",
     )
     args = parser.parse_args(argv)
+    if args.profile and not Path(sys.executable).with_name("py-spy").exists():
+        # Said before the event is built (minutes), not when the first rate starts.
+        parser.error(f"--profile needs py-spy beside {sys.executable}: pip install py-spy")
     base = SMALL if args.small else DEFAULTS
     for name, value in base.items():
         if getattr(args, name) is None:
