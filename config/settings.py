@@ -81,10 +81,8 @@ MIDDLEWARE = [
     "screens.staff_language.StaffLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    # A sign-in posted while locked out is 429 with Retry-After (config.lockout). Last on purpose: a
-    # sync-only middleware innermost keeps the whole chain in the request's one thread under daphne
-    # (Django switches to async below the last sync-only one, and every middleware down there then
-    # hops between the thread and the busy event loop once per method).
+    # A sign-in posted while locked out is 429 with Retry-After (config.lockout). Under daphne the
+    # whole chain runs in the request's one thread, whatever the order (config.asgi_handler).
     "config.lockout.LoginLockoutMiddleware",
 ]
 
