@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from config.permissions import is_staff, may, refusal
+from config.prepared import PreparedQuery
 
 from .models import Hand
 
@@ -31,6 +32,10 @@ def can_view_deck(user) -> bool:
     return bool(user and user.is_authenticated and user.has_perm("dealing.view_deck"))
 
 
+# The hand's table only, unordered (Hand's default order would join its table), its SQL built once.
+_hand_table = PreparedQuery(lambda pk: Hand.objects.only("pk", "table_id").filter(pk=pk).order_by()[:1])
+
+
 def request_table_id(request, view) -> int | None:
     """The table a dealing API request is about: the hand in the URL (``pk``), a ``table_id`` in the
     URL, or ``table`` in the body (deal the next hand)."""
@@ -40,8 +45,7 @@ def request_table_id(request, view) -> int | None:
     if "pk" in kwargs:
         # Only the hand's table: the input's service locks and reads the whole hand next. Kept on the
         # view, so it does not look the hand up again.
-        found = list(Hand.objects.only("pk", "table_id").filter(pk=kwargs["pk"])[:1])
-        hand = found[0] if found else None
+        hand = _hand_table.first(int(kwargs["pk"]))
         view.permission_hand = hand
         return hand.table_id if hand is not None else None
     table = request.data.get("table") if hasattr(request, "data") and isinstance(request.data, dict) else None

@@ -18,12 +18,13 @@ import secrets
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
-from django.db.models import Count, Max, Q
+from django.db import connection, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
+from config.prepared import PreparedQuery
 from dealing.engine import positions as engine_positions
 from dealing.engine import seed_commitment, shuffled_deck
 from dealing.engine.errors import RuleError as EngineRuleError
@@ -70,12 +71,41 @@ def _from_engine(error: EngineRuleError) -> DealingError:
 # ---------------------------------------------------------------- reading a hand
 
 
+# Read on every input and every table snapshot: their SQL is built once (config.prepared).
+_events_of_hand = PreparedQuery(
+    lambda hand_id: HandEvent.objects.filter(hand_id=hand_id).select_related("actor").order_by("seq")
+)
+_locked_hand = PreparedQuery(
+    # Lock the hand row only: on PostgreSQL a plain FOR UPDATE would also lock the joined table row.
+    lambda pk: (
+        Hand.objects.select_for_update(of=("self",)).select_related("table").filter(pk=pk).order_by()[:1]
+    )
+)
+_EVENTS = connection.ops.quote_name(HandEvent._meta.db_table)
+
+
 def event_rows(hand: Hand) -> list[HandEvent]:
-    return list(HandEvent.objects.filter(hand=hand).select_related("actor").order_by("seq"))
+    rows = _events_of_hand(hand.pk)
+    for row in rows:
+        row.hand = hand  # what the related manager would have set: no read of the hand again
+    return rows
+
+
+def _log_figures(hand_id: int, client_action_id: str | None = None) -> tuple[int | None, int]:
+    """The hand's last event and how many of its events carry ``client_action_id``: one small read
+    of the (hand, seq) index."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT MAX(seq), COUNT(CASE WHEN client_action_id = %s THEN 1 END) FROM {_EVENTS} "
+            "WHERE hand_id = %s",
+            [client_action_id or "", hand_id],
+        )
+        last, used = cursor.fetchone()
+    return last, (used if client_action_id else 0)
 
 
 def last_seq(hand: Hand) -> int:
-    return HandEvent.objects.filter(hand=hand).aggregate(m=Max("seq"))["m"]
+    return _log_figures(hand.pk)[0]
 
 
 def engine_hand(hand: Hand, rows: list[HandEvent] | None = None) -> EngineHand:
@@ -164,9 +194,11 @@ def deck_of(hand: Hand) -> list[str] | None:
 
 
 def _lock_hand(hand_id: int) -> Hand:
-    # Lock the hand row only: on PostgreSQL a plain FOR UPDATE would also lock the joined table row.
     # The tournament is read only when it is needed (a run-out under hand-for-hand, a hand's end).
-    return Hand.objects.select_for_update(of=("self",)).select_related("table").get(pk=hand_id)
+    hand = _locked_hand.first(hand_id)
+    if hand is None:
+        raise Hand.DoesNotExist(f"hand {hand_id}")
+    return hand
 
 
 def _check_can_deal(tournament, table, last: Hand | None) -> None:
@@ -572,9 +604,8 @@ def apply_input(
     with transaction.atomic():
         hand = _lock_hand(hand.pk)
         # The log's last event and, when the tablet gave one, whether this id was used: one read.
-        used = {"used": Count("pk", filter=Q(client_action_id=client_action_id))} if client_action_id else {}
-        figures = HandEvent.objects.filter(hand=hand).aggregate(last=Max("seq"), **used)
-        if figures.get("used"):
+        current, used = _log_figures(hand.pk, client_action_id)
+        if used:
             original = HandEvent.objects.filter(hand=hand, client_action_id=client_action_id).first()
             if original is not None:
                 if original.request_digest != digest:
@@ -599,7 +630,6 @@ def apply_input(
                 % {"status": hand.get_status_display()},
                 code="hand_over",
             )
-        current = figures["last"]
         if expected_seq != current:
             raise HandConflict(
                 _(

@@ -24,6 +24,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from config import live, text
+from config.prepared import PreparedQuery
 from config.validators import problem_message
 from tables.models import Table
 from tournaments.audit import AuditAction, record_audit
@@ -270,17 +271,23 @@ def devices_changed(device: Device) -> None:
     tournament_changed(device.tournament_id)
 
 
+# Asked on every request of a tablet: the device and its service account in one small query (its
+# tournament and table are read only where a caller needs more than their ids), unordered (a token
+# hash is unique), its SQL built once (config.prepared).
+_device_by_token = PreparedQuery(
+    lambda token_hash: (
+        Device.objects.select_related("user")
+        .filter(token_hash=token_hash, revoked_at__isnull=True)
+        .order_by()[:1]
+    )
+)
+
+
 def device_for_token(token: str | None, *, touch: bool = False) -> Device | None:
     """The active device holding ``token``, or None."""
     if not token or len(token) > 200:
         return None
-    # Every request of a tablet asks this: the device and its service account in one small query
-    # (its tournament and table are read only where a caller needs more than their ids), unordered
-    # (a token hash is unique).
-    found = list(
-        Device.objects.select_related("user").filter(token_hash=_digest(token), revoked_at__isnull=True)[:1]
-    )
-    device = found[0] if found else None
+    device = _device_by_token.first(_digest(token))
     if device is not None and touch:
         now = timezone.now()
         if device.last_seen_at is None or now - device.last_seen_at > timedelta(minutes=1):

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 
 from config import text
+from config.prepared import PreparedQuery
 from dealing import services as dealing_services
 from dealing.equity import hand_equity
 from dealing.hand_for_hand import waiting_reason
@@ -699,11 +700,41 @@ _FIELD_FIGURES = _PerVersion()
 _TABLETS_DATA = _PerVersion()
 
 
+# A table snapshot's reads (every socket's first snapshot, every deal and hand end of 1,250 tables):
+# their SQL is built once (config.prepared).
+_table_with_tournament = PreparedQuery(
+    lambda pk: Table.objects.select_related("tournament__structure").filter(pk=pk).order_by()[:1]
+)
+_seats_of_table = PreparedQuery(
+    lambda table_id: Seat.objects.filter(table_id=table_id).select_related("entry__player").order_by("number")
+)
+_moves_of_table = PreparedQuery(
+    lambda table_id: (
+        Move.objects.filter(
+            Q(from_table_id=table_id, status__in=[Move.Status.PENDING, Move.Status.DONE])
+            | Q(to_table_id=table_id, status=Move.Status.PENDING)
+        )
+        .select_related("entry__player", "from_table", "to_table")
+        .order_by("id")
+    )
+)
+_last_hand_of_table = PreparedQuery(
+    lambda table_id: Hand.objects.filter(table_id=table_id).order_by("-number")[:1]
+)
+_open_floor_call = PreparedQuery(
+    lambda table_id: (
+        FloorCall.objects.filter(table_id=table_id, answered_at__isnull=True).only("pk").order_by()[:1]
+    )
+)
+
+
 def table_data(table, *, tournament_version: int | None = None) -> dict:
     """``tournament_version``: the version read with this snapshot, for the field's figures."""
     tournament = table.tournament
     # Read once: the seat map, and between hands who is dealt in next and whether the table is short.
-    seat_rows = list(table.seat_set.select_related("entry__player").order_by("number"))
+    seat_rows = _seats_of_table(table.pk)
+    for seat in seat_rows:
+        seat.table = table  # what the related manager would have set: no read of the table again
     seats = [
         {
             "number": seat.number,
@@ -718,15 +749,10 @@ def table_data(table, *, tournament_version: int | None = None) -> dict:
     # a player where they sat is no move at all.
     moves = [
         move
-        for move in Move.objects.filter(
-            Q(from_table=table, status__in=[Move.Status.PENDING, Move.Status.DONE])
-            | Q(to_table=table, status=Move.Status.PENDING)
-        )
-        .select_related("entry__player", "from_table", "to_table")
-        .order_by("id")
+        for move in _moves_of_table(table.pk)
         if not (move.from_table_id == move.to_table_id and move.from_seat == move.to_seat)
     ]
-    hand = Hand.objects.filter(table=table).order_by("-number").first()
+    hand = _last_hand_of_table.first(table.pk)
     if hand is not None:
         hand.table = table  # with its tournament already read: no lazy reads while the payload is built
     levels = None
@@ -766,7 +792,7 @@ def table_data(table, *, tournament_version: int | None = None) -> dict:
         "hand": hand_payload(hand),
         "wait": hand_for_hand_wait(table),
         "chip_race": chip_race_payload(tournament, levels or [], table.number),
-        "floor_called": FloorCall.objects.filter(table=table, answered_at__isnull=True).exists(),
+        "floor_called": bool(_open_floor_call.first(table.pk)),
     }
 
 
@@ -779,7 +805,9 @@ def table_snapshot(table_id: int) -> dict:
     # The table's version plus its tournament's (a level change or hand-for-hand changes the tablet
     # too): a sum of counters that only grow, read with the table's row and before the rest of the
     # state it describes (which can only be as new or newer).
-    table = Table.objects.select_related("tournament__structure").get(pk=table_id)
+    table = _table_with_tournament.first(table_id)
+    if table is None:
+        raise Table.DoesNotExist(f"table {table_id}")
     table_version, tournament_version = table.version, table.tournament.version
     data = table_data(table, tournament_version=tournament_version)
     # The tournament part inside is at least this new: a "tablets" snapshot of an older version
@@ -817,11 +845,16 @@ def patched_table_snapshot(snapshot: dict, patch: dict) -> dict | None:
     return envelope("table", version, {**data, "table_version": patch["table_version"], "hand": new_hand})
 
 
+_hand_at_table = PreparedQuery(
+    lambda pk, table_id: Hand.objects.select_related("table").filter(pk=pk, table_id=table_id).order_by()[:1]
+)
+
+
 def table_hand_patch(table_id: int, hand_id: int) -> dict | None:
     """The patch an input's announcement carries (``dealing.services``), read back from the database:
     the running hand and the table's version, in one query so both are of the same moment. For a
     refresh whose announcement is late or lost; None when the hand is over (then the table is built)."""
-    hand = Hand.objects.select_related("table").filter(pk=hand_id, table_id=table_id).first()
+    hand = _hand_at_table.first(hand_id, table_id)
     if hand is None or hand.status != Hand.Status.RUNNING:
         return None
     return {

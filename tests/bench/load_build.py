@@ -6,6 +6,7 @@ does). Also the in-process figures: one snapshot's time and queries."""
 from __future__ import annotations
 
 import json
+import random
 import statistics
 import time
 import uuid
@@ -111,6 +112,28 @@ def deal_one_hand(table_id: int) -> None:
     dealing_services.start_next_hand(Table.objects.get(pk=table_id), actor=director)
 
 
+def play_one_hand(table_id: int) -> None:
+    """One hand dealt and played to its end at the table (everyone folds to the big blind, or checks
+    it down), through the services: the table is then between hands with a finished last hand, as
+    almost every table between hands of a running event is."""
+    director = get_user_model().objects.filter(is_staff=True).order_by("pk").first()
+    hand = dealing_services.start_next_hand(Table.objects.get(pk=table_id), actor=director)
+    rng = random.Random(table_id)
+    for _ in range(200):
+        hand.refresh_from_db()
+        if hand.status != Hand.Status.RUNNING:
+            return
+        options = dealing_services.snapshot(hand)["public"]["options"]
+        action, amount = choose_action(options, rng, 1.0, 0.0)
+        body = {"type": "action", "seat": options["seat"], "action": action}
+        if amount is not None:
+            body["amount"] = amount
+        dealing_services.apply_input(
+            hand, body, expected_seq=hand.state_seq, client_action_id=str(uuid.uuid4()), actor=director
+        )
+    raise RuntimeError(f"the hand at table {table_id} did not end in 200 inputs")
+
+
 def advance_hands(table_ids: list[int], *, most: int, fold: float, bet: float, rng) -> dict:
     """Each table's play advanced by 0 to ``most`` dealer inputs (uniformly), through the dealing
     services, so the tables sit at random points of their hands as in a real event (hands then end
@@ -195,9 +218,16 @@ def director_snapshot_cost(tournament_id: int) -> tuple[float, int, int]:
 
 
 def idle_and_busy_tables(tournament_id: int) -> tuple[int | None, int | None]:
-    """A table between hands and a table in the middle of one (None where there is none)."""
+    """A table between hands (its last hand finished, as at almost every such table of a running
+    event, so the two events compare the same payload) and a table in the middle of one (None where
+    there is none)."""
     tables = Table.objects.filter(tournament_id=tournament_id, status=Table.Status.ACTIVE).order_by("number")
-    idle = tables.filter(hand_in_progress=False).values_list("pk", flat=True).first()
+    idle = (
+        tables.filter(hand_in_progress=False, hands__isnull=False)
+        .distinct()
+        .values_list("pk", flat=True)
+        .first()
+    )
     busy = tables.filter(hand_in_progress=True).values_list("pk", flat=True).first()
     return idle, busy
 

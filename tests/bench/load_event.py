@@ -805,7 +805,8 @@ def main(argv=None) -> int:
         session = load_build.staff_session("load-director")
         started = time.perf_counter()
         reference = load_build.build_event(name="Reference 10", tables=10, seats=args.seats, clocks=0)
-        load_build.deal_one_hand(reference.tables[0][0])
+        load_build.play_one_hand(reference.tables[0][0])  # a table between hands, its last hand over
+        load_build.deal_one_hand(reference.tables[1][0])
         say(f"reference tournament of 10 tables: {time.perf_counter() - started:.1f}s")
         event = load_build.build_event(
             name="Load event", tables=args.tables, seats=args.seats, clocks=args.clocks, progress=say

@@ -1,0 +1,152 @@
+"""Reads of a fixed shape, compiled to SQL once per process and run again with new values.
+
+Django compiles a queryset to SQL every time it runs: on the machines of a big event that costs
+about 1 ms of CPU a query, more than PostgreSQL takes to answer it. The reads made on every dealer
+input and every table snapshot (the tablet's device, the hand, the seat map...) always have the same
+shape, only their values change, so their SQL is built once, by Django, from the queryset:
+
+    device_by_token = PreparedQuery(
+        lambda token_hash: Device.objects.select_related("user").filter(token_hash=token_hash)[:1]
+    )
+    device_by_token(digest)  # [Device] or []: model instances, as the queryset would give
+
+The queryset is built once with marker values in place of the arguments; each marker must reach the
+SQL as one parameter unchanged (an exact lookup on an integer or text column: ``pk=``, ``token_hash=``,
+``table_id=``). Anything else (a list for ``__in``, a value a lookup rewrites, a date) is refused when
+the query is first prepared. Model instances, ``select_related`` and the fields' converters are
+Django's own; ``prefetch_related`` and known related objects (a related manager's instance) are not
+carried over: set them on the results where they are needed.
+
+A leaf: it imports no app.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db import connections
+from django.db.models import QuerySet
+from django.db.models.query import ModelIterable, get_related_populators
+
+_markers = itertools.count(1)
+
+
+class UnpreparableQuery(TypeError):
+    """The queryset's shape cannot be prepared (see the module's note)."""
+
+
+def _marker(value):
+    # A value no real call passes, of the argument's own type, found again among the SQL's parameters.
+    n = next(_markers)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise UnpreparableQuery(f"only int and str arguments can be prepared, not {type(value).__name__}")
+    if isinstance(value, int):
+        return -(2**62) - n
+    return f"\x00prepared-marker-{n}\x00"
+
+
+@dataclass
+class _Compiled:
+    sql: str
+    # For each of the SQL's parameters: the index of the call's argument, or None for a constant.
+    slots: list[int | None]
+    constants: list
+    model: type
+    init_list: list[str]
+    fields_start: int
+    fields_end: int
+    populators: list
+    converters: list  # (position, converters, expression)
+    annotations: dict[str, int]
+
+
+class PreparedQuery:
+    """A read of a fixed shape: ``PreparedQuery(build)`` where ``build(*args)`` returns the queryset;
+    calling it with the arguments gives the queryset's model instances, as a list."""
+
+    def __init__(self, build: Callable[..., QuerySet]):
+        self.build = build
+        self._compiled: dict[str, _Compiled] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, *args) -> list:
+        alias = "default"  # one database; a router would pick it per queryset
+        compiled = self._compiled.get(alias) or self._prepare(args, alias)
+        connection = connections[alias]
+        params = [
+            args[slot] if slot is not None else constant
+            for slot, constant in zip(compiled.slots, compiled.constants, strict=True)
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(compiled.sql, params)
+            rows = cursor.fetchall()
+        results = []
+        for row in rows:
+            if compiled.converters:
+                row = list(row)
+                for position, converters, expression in compiled.converters:
+                    value = row[position]
+                    for converter in converters:
+                        value = converter(value, expression, connection)
+                    row[position] = value
+            values = row[compiled.fields_start : compiled.fields_end]
+            obj = compiled.model.from_db(alias, compiled.init_list, values)
+            for populator in compiled.populators:
+                populator.populate(row, obj)
+            for name, position in compiled.annotations.items():
+                setattr(obj, name, row[position])
+            results.append(obj)
+        return results
+
+    def first(self, *args):
+        """The first instance, or None."""
+        found = self(*args)
+        return found[0] if found else None
+
+    def _prepare(self, args, alias: str) -> _Compiled:
+        with self._lock:
+            found = self._compiled.get(alias)
+            if found is not None:
+                return found
+            markers = [_marker(value) for value in args]
+            queryset = self.build(*markers)
+            if queryset._iterable_class is not ModelIterable:
+                raise UnpreparableQuery("only querysets of model instances can be prepared")
+            if queryset._prefetch_related_lookups:
+                raise UnpreparableQuery("prefetch_related is not carried over by a prepared query")
+            compiler = queryset.query.get_compiler(using=alias)
+            sql, params = compiler.as_sql()
+            slots, constants = [], []
+            for param in params:
+                slot = next((i for i, m in enumerate(markers) if type(param) is type(m) and param == m), None)
+                slots.append(slot)
+                constants.append(None if slot is not None else param)
+            missing = [i for i in range(len(markers)) if i not in slots]
+            if missing:
+                raise UnpreparableQuery(f"arguments {missing} do not reach the SQL unchanged")
+            select, klass_info = compiler.select, compiler.klass_info
+            if klass_info is None:
+                raise UnpreparableQuery("only querysets of model instances can be prepared")
+            start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+            fields = [s[0] for s in select[0 : compiler.col_count]]
+            converters = [
+                (position, convs, expression)
+                for position, (convs, expression) in compiler.get_converters(fields).items()
+            ]
+            compiled = _Compiled(
+                sql=sql,
+                slots=slots,
+                constants=constants,
+                model=klass_info["model"],
+                init_list=[f[0].target.attname for f in select[start:end]],
+                fields_start=start,
+                fields_end=end,
+                populators=get_related_populators(klass_info, select, alias),
+                converters=converters,
+                annotations=dict(compiler.annotation_col_map or {}),
+            )
+            self._compiled[alias] = compiled
+            return compiled
