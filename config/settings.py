@@ -114,6 +114,13 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Values sent apart from the SQL (psycopg's server-side binding): a read repeated on a connection
+    # (every input's and every snapshot's, config.prepared) becomes a prepared statement there, so
+    # PostgreSQL plans it once per pooled connection instead of once a query.
+    DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = env_bool(
+        "DATABASE_SERVER_SIDE_BINDING", True
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", True):
     # Django's connection pool (psycopg_pool): each process (a daphne server, a Celery worker) keeps
     # at most DATABASE_POOL_MAX connections, so servers x pool stays under PostgreSQL's

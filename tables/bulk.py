@@ -69,7 +69,7 @@ def insert_tables(tournament, numbers: range, seats: int) -> list[Table]:
     }
     sql = (
         f"INSERT INTO {quote(meta.db_table)} ({columns}) "
-        "SELECT %s, n, %s, %s, NULL, NULL, %s, n, NULL, %s FROM generate_series(%s, %s) AS n "
+        "SELECT %s, n, %s, %s, NULL, NULL, %s, n, NULL, %s FROM generate_series(%s::integer, %s::integer) AS n "
         f"ORDER BY n RETURNING {quote(meta.pk.column)}, {quote(meta.get_field('number').column)}"
     )
     params = [
