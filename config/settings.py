@@ -121,6 +121,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["server_side_binding"] = env_bool(
         "DATABASE_SERVER_SIDE_BINDING", True
     )
+    # Django turns psycopg's prepared statements off unless told (for transaction-mode poolers such
+    # as PgBouncer, which this deployment does not use): a query is prepared on a connection the
+    # second time it runs there, so a one-off report never takes a slot of psycopg's cache (100).
+    if DATABASES["default"]["OPTIONS"]["server_side_binding"]:
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = int(
+            os.environ.get("DATABASE_PREPARE_THRESHOLD", "1")
+        )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool("DATABASE_POOL", True):
     # Django's connection pool (psycopg_pool): each process (a daphne server, a Celery worker) keeps
     # at most DATABASE_POOL_MAX connections, so servers x pool stays under PostgreSQL's
