@@ -155,6 +155,12 @@ def changed(
     once_after_commit(key, send, first=first)
 
 
+def changed_in_this_transaction(group: str) -> bool:
+    """Whether the current transaction has changed ``group``'s state already (its version is bumped
+    and more changes may follow before the commit): what is kept per version must not be read then."""
+    return already_queued(("live", group))
+
+
 def changed_many(groups: list[str], *, bump: Callable[[list[str]], object] | None = None) -> None:
     """``changed`` for many groups at once (a seat draw touches every table): the groups not yet
     announced in this transaction are bumped together, with one call, and announced once each after

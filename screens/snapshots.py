@@ -11,14 +11,13 @@ locally and roll into the next level themselves, so nothing is sent every second
 
 from __future__ import annotations
 
-import threading
 import time
 
 from django.db.models import Count, F, Q, Sum
 from django.utils import timezone
-from django.utils.translation import get_language
 
 from config import text
+from config.per_version import PerVersion
 from config.prepared import PreparedQuery
 from dealing import services as dealing_services
 from dealing.equity import hand_equity
@@ -659,45 +658,8 @@ def _move_payload(move, table) -> dict:
     }
 
 
-class _PerVersion:
-    """What a build reads of a tournament that moves only with its version, kept for a few of its
-    latest versions in this process: the 1,250 tables of a big event read it once per version, not
-    once per snapshot, so a table's snapshot costs the same at 10 tables and at 1,250.
-
-    Keyed by the tournament's creation time too (a test database, or a restored one, may give another
-    tournament the same id and version) and by the language the build is made in (labels)."""
-
-    def __init__(self, size: int = 64):
-        self._kept: dict[tuple, object] = {}
-        self._lock = threading.Lock()
-        self._size = size
-
-    def get(self, tournament: Tournament, version: int | None, build):
-        if version is None:
-            return build()
-        key = (tournament.pk, tournament.created_at, version, get_language())
-        with self._lock:
-            found = self._kept.get(key)
-        if found is None:
-            # Read after the version: at least as new as it (a change in between moves the version on).
-            found = build()
-            with self._lock:
-                self._kept[key] = found
-                while len(self._kept) > self._size:  # a few tournaments' latest versions
-                    del self._kept[next(iter(self._kept))]
-        return found
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()
-
-
-# The field's figures for the halt check between hands (tables.services.FieldFigures): every change of
-# who sits where moves the tournament's version (tables.services). The deal checks them again under
-# its lock.
-_FIELD_FIGURES = _PerVersion()
 # What every tablet shows of the tournament (tablets_data): its clock, level and color-up.
-_TABLETS_DATA = _PerVersion()
+_TABLETS_DATA = PerVersion(by_language=True)
 
 
 # A table snapshot's reads (every socket's first snapshot, every deal and hand end of 1,250 tables):
@@ -775,9 +737,7 @@ def table_data(table, *, tournament_version: int | None = None) -> dict:
                 halted_reason(
                     table,
                     current=True,
-                    figures=_FIELD_FIGURES.get(
-                        tournament, tournament_version, lambda: tables_services.field_figures(tournament)
-                    ),
+                    figures=tables_services.current_field_figures(tournament, tournament_version),
                     seated_here=sum(1 for seat in seat_rows if seat.entry_id is not None),
                 )
                 or ""

@@ -22,8 +22,10 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config import live
 from config.celery import app as celery_app
 from config.on_commit import once_after_commit
+from config.per_version import PerVersion
 from config.text import name_key
 from tournaments.audit import AuditAction, record_audit
 from tournaments.errors import RuleError, StateError
@@ -563,6 +565,20 @@ class FieldFigures:
     most: int
 
 
+# Every change of who sits where (and of a table's status or size) moves the tournament's version, in
+# its transaction: the figures are read once per version for every table's snapshot and every deal.
+_FIELD_FIGURES = PerVersion()
+
+
+def current_field_figures(tournament: Tournament, version: int | None = None) -> FieldFigures:
+    """``field_figures`` at the tournament's version (``version``: as read with its snapshot)."""
+    if live.changed_in_this_transaction(live.tournament_group(tournament.pk)):
+        # This transaction moved the seating already and may move it again before its commit.
+        return field_figures(tournament)
+    version = tournament.version if version is None else version
+    return _FIELD_FIGURES.get(tournament, version, lambda: field_figures(tournament))
+
+
 def field_figures(tournament: Tournament) -> FieldFigures:
     active = Table.objects.filter(tournament=tournament).exclude(status=Table.Status.BROKEN)
     seated = Seat.objects.filter(table__in=active, entry__isnull=False)
@@ -585,8 +601,8 @@ def halted_reason(
     only when the players left could fit at one table.
 
     ``current``: the caller has just read the table (under its lock), so it is not read again.
-    ``figures``: the field's figures as the caller read them (a snapshot shares them between the
-    tables of one tournament version); the deal's own check reads them under its lock.
+    ``figures``: the field's figures as the caller read them; by default those of the tournament's
+    version as ``table.tournament`` was read (``current_field_figures``).
     ``seated_here``: the players seated at this table, when the caller has just counted them.
     """
     if not current:
@@ -596,7 +612,7 @@ def halted_reason(
             return str(HALT_MESSAGES["breaking"])
         return str(HALT_MESSAGES["broken"])
     tournament = table.tournament
-    figures = figures if figures is not None else field_figures(tournament)
+    figures = figures if figures is not None else current_field_figures(tournament)
     # The field counted for R8.5 is at least the players seated at active tables: more than one
     # table's worth and the final-table redraw is not due.
     if figures.seated <= figures.largest:

@@ -25,7 +25,7 @@ def test_the_fields_figures_are_read_once_per_version_for_every_tables_snapshot(
     tournament = make_tournament(players=40)  # five tables of 8, between hands
     first, second = Table.objects.filter(tournament=tournament).order_by("number")[:2]
     snapshots.table_snapshot(first.pk)  # the tournament's part (tablets_data) is kept: not counted here
-    snapshots._FIELD_FIGURES.clear()
+    tables_services._FIELD_FIGURES.clear()
     _data, cold = _snapshot_queries(first.pk)
     data, warm = _snapshot_queries(second.pk)
     assert warm == cold - 3  # the largest table, the players seated, the most at one table
@@ -72,7 +72,7 @@ def test_the_halt_follows_the_field_when_the_fullest_tables_lose_players_R8_3(
 
     for seat in Seat.objects.filter(table=short, entry__isnull=False).order_by("number")[:3]:
         unseat(seat.entry)
-    snapshots._FIELD_FIGURES.clear()
+    tables_services._FIELD_FIGURES.clear()
     for table in tables:  # every tablet has its snapshot: the figures are cached
         snapshots.table_snapshot(table.pk)
     halted = snapshots.table_snapshot(short.pk)["data"]["table"]["halted_reason"]
@@ -94,7 +94,7 @@ def test_another_tournament_with_the_same_id_and_version_does_not_share_its_figu
 
     tournament = make_tournament(players=40)  # five full tables of 8
     tables = list(Table.objects.filter(tournament=tournament).order_by("number"))
-    snapshots._FIELD_FIGURES.clear()
+    tables_services._FIELD_FIGURES.clear()
     assert snapshots.table_snapshot(tables[1].pk)["data"]["table"]["halted_reason"] == ""  # kept: 8 at most
     # "Another" tournament under the same id and version: table 2 has 5 players, every other table 7.
     # Written behind the services' back, so the version does not move.
@@ -110,3 +110,19 @@ def test_another_tournament_with_the_same_id_and_version_does_not_share_its_figu
     # Two short of the fullest table is not short (R8.3): with the other tournament's figures it would be.
     assert snapshots.table_snapshot(tables[1].pk)["data"]["table"]["halted_reason"] == ""
     assert tables_services.halted_reason(tables[1]) is None
+
+
+def test_a_deal_reads_the_fields_figures_once_per_version_like_the_snapshots_R8_3():
+    """Dealing checks the halt (R8.3-R8.5) with the same figures: the second table's deal at the same
+    tournament version does not count the whole field's seats again."""
+    from dealing import services as dealing_services
+
+    tournament = make_tournament(players=40)
+    first, second = Table.objects.filter(tournament=tournament).order_by("number")[:2]
+    tables_services._FIELD_FIGURES.clear()
+    with CaptureQueriesContext(connection) as cold:
+        dealing_services.start_next_hand(first)
+    with CaptureQueriesContext(connection) as warm:
+        dealing_services.start_next_hand(second)
+    assert len(warm) == len(cold) - 3  # the largest table, the players seated, the most at one table
+    assert Table.objects.filter(pk__in=[first.pk, second.pk], hand_in_progress=True).count() == 2
