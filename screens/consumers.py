@@ -27,6 +27,7 @@ from tables.models import Table
 from tournaments.models import Tournament
 
 from . import snapshots
+from .group_feeds import feeds
 from .models import DeviceKind
 from .pairing import device_from_cookies
 from .snapshot_hub import hub
@@ -50,6 +51,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     that shows the same thing (``screens.snapshot_hub``)."""
 
     groups_joined: list[str]
+    # Groups that many sockets of a server listen to: joined once per server (screens.group_feeds).
+    groups_shared: list[str]
     snapshot_key: tuple
     # Other shared snapshots this socket is sent when they change (their own kinds and versions); its
     # own snapshot holds what they hold, so a connect or a refresh sends that one alone.
@@ -68,6 +71,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         self.pending_refreshes: set[asyncio.Task] = set()
         self.groups_joined = []
+        self.groups_shared = []
         self.extra_keys = {}
         self.last_version = -1
         self.last_versions: dict[str, int] = {}
@@ -89,7 +93,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.subscribed = True
         # The groups joined concurrently: their round trips to the channel layer overlap.
         await asyncio.gather(
-            *(self.channel_layer.group_add(g, self.channel_name) for g in self.groups_joined)
+            *(self.channel_layer.group_add(g, self.channel_name) for g in self.groups_joined),
+            *(feeds().join(g, self) for g in self.groups_shared),
         )
         await self.send_fresh()
 
@@ -103,9 +108,12 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             self.subscribed = False
         for group in getattr(self, "groups_joined", []):
             await self.channel_layer.group_discard(group, self.channel_name)
+        for group in getattr(self, "groups_shared", []):
+            await feeds().leave(group, self)
 
     def authorize(self) -> int | None:
-        """Set ``self.groups_joined`` and ``self.snapshot_key`` and return None, or return a close code."""
+        """Set ``self.groups_joined`` (and ``self.groups_shared``) and ``self.snapshot_key`` and return
+        None, or return a close code."""
         raise NotImplementedError
 
     def build_snapshot(self) -> dict:
@@ -215,7 +223,7 @@ class ClockConsumer(LiveConsumer):
 
     def authorize(self):
         self.tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
-        self.groups_joined = [live.tournament_group(self.tournament_id)]
+        self.groups_shared = [live.tournament_group(self.tournament_id)]
         if not is_staff(self.scope.get("user")):
             # Checked first, so a stranger learns nothing about which tournaments exist.
             device = device_from_cookies(self.scope.get("cookies", {}), DeviceKind.CLOCK, self.tournament_id)
@@ -244,7 +252,7 @@ class DirectorConsumer(LiveConsumer):
         if not user.is_staff:
             return CLOSE_FORBIDDEN
         Tournament.objects.only("pk").get(pk=self.tournament_id)
-        self.groups_joined = [live.tournament_group(self.tournament_id)]
+        self.groups_shared = [live.tournament_group(self.tournament_id)]
         self.snapshot_key = ("director", self.tournament_id)
         return None
 
@@ -273,7 +281,8 @@ class TableConsumer(LiveConsumer):
         if table is None:
             raise Table.DoesNotExist(f"table {self.table_id}")
         self.tournament_id = table.tournament_id
-        self.groups_joined = [live.table_group(table.pk), live.tournament_tables_group(table.tournament_id)]
+        self.groups_joined = [live.table_group(table.pk)]
+        self.groups_shared = [live.tournament_tables_group(table.tournament_id)]
         self.snapshot_key = ("table", self.table_id)
         # Shared by every tablet of the tournament on this server: a level change is one build.
         self.extra_keys = {("tablets", self.tournament_id): self.build_tablets_snapshot}

@@ -367,3 +367,33 @@ async def test_a_screen_connects_and_gets_its_snapshot_while_the_database_thread
     assert time.monotonic() - started < 2 and not busy.done()
     await busy
     await ws.disconnect()
+
+
+async def test_the_tablets_of_a_server_share_one_channel_in_their_tournaments_group_and_each_hears_a_level_change():
+    """Issue 11: a level change at 1,250 tables woke each tablet's own channel; now the server's one
+    channel in the tablets group hands the announcement to every tablet here (screens.group_feeds),
+    each still gets its newer snapshot, and the channel leaves the group with the last tablet."""
+    from channels.layers import get_channel_layer
+
+    from config import live
+    from tournaments.services.clock_control import jump_to_level
+
+    tournament, tables = await setup(players=16)
+    sockets = []
+    for table in tables[:2]:
+        device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
+        ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
+        sockets.append((ws, await ws.receive_json_from(timeout=2)))
+    layer = get_channel_layer()
+    group = live.tournament_tables_group(tournament.pk)
+    members = layer.groups.get(group, {})
+    assert len(members) == 1 and next(iter(members)).startswith("feed.")  # one channel, not one a tablet
+    level = sockets[0][1]["data"]["level"]["index"]
+    await database_sync_to_async(jump_to_level)(tournament, level + 1)
+    for ws, first in sockets:
+        update = await ws.receive_json_from(timeout=2)
+        assert update["version"] > first["version"]
+        assert update["data"]["level"]["index"] == level + 1
+    for ws, _first in sockets:
+        await ws.disconnect()
+    assert not layer.groups.get(group)  # the last tablet gone, the server's channel left the group
