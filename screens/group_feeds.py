@@ -45,7 +45,7 @@ class GroupFeeds:
             feed.ready = asyncio.get_running_loop().create_future()
             try:
                 layer = get_channel_layer()
-                feed.channel = await layer.new_channel(prefix="feed.")
+                feed.channel = await layer.new_channel()
                 await layer.group_add(group, feed.channel)
                 feed.task = asyncio.ensure_future(self._receive(feed, layer))
             except BaseException as error:
