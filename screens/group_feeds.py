@@ -17,6 +17,8 @@ import logging
 
 from channels.layers import get_channel_layer
 
+from .snapshot_hub import of_running_loop
+
 logger = logging.getLogger(__name__)
 
 
@@ -100,9 +102,4 @@ _feeds: dict[int, GroupFeeds] = {}
 
 def feeds() -> GroupFeeds:
     """The feeds of the running event loop."""
-    loop = asyncio.get_running_loop()
-    found = _feeds.get(id(loop))
-    if found is None or getattr(found, "loop", None) is not loop:
-        found = _feeds[id(loop)] = GroupFeeds()
-        found.loop = loop
-    return found
+    return of_running_loop(_feeds, GroupFeeds)

@@ -283,17 +283,23 @@ class SnapshotHub:
             del self.keys[key]
 
 
+def of_running_loop(kept: dict, make: Callable[[], object]):
+    """The object ``make`` gave for the running event loop, kept in ``kept`` (daphne runs one loop per
+    process; tests may run several, and a new loop may reuse a closed one's id)."""
+    loop = asyncio.get_running_loop()
+    found = kept.get(id(loop))
+    if found is None or getattr(found, "loop", None) is not loop:
+        found = kept[id(loop)] = make()
+        found.loop = loop
+    return found
+
+
 _hubs: dict[int, SnapshotHub] = {}
 
 
 def hub() -> SnapshotHub:
-    """The hub of the running event loop (daphne runs one loop per process; tests may run several)."""
-    loop = asyncio.get_running_loop()
-    found = _hubs.get(id(loop))
-    if found is None or getattr(found, "loop", None) is not loop:
-        found = _hubs[id(loop)] = SnapshotHub()
-        found.loop = loop
-    return found
+    """The hub of the running event loop."""
+    return of_running_loop(_hubs, SnapshotHub)
 
 
 class VersionedBuilds:
