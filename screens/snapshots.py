@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
 
 from config import text
@@ -113,32 +113,29 @@ def clock_payload(tournament: Tournament, levels: list | None = None) -> dict:
     }
 
 
-def _money(tournament: Tournament) -> dict:
+def _money(tournament: Tournament, totals: dict[str, int]) -> dict:
     """Prize pool and payouts, as the tournaments services compute them."""
     return {
-        "prize_pool": prize_pool(tournament),
+        "prize_pool": prize_pool(tournament, totals),
         "payouts": [
-            {"place": place, "amount": amount} for place, amount in enumerate(payout_table(tournament), 1)
+            {"place": place, "amount": amount}
+            for place, amount in enumerate(payout_table(tournament, totals), 1)
         ],
     }
 
 
-def field_payload(tournament: Tournament) -> dict:
-    counts = tournament.entries.aggregate(
-        entries=Count("id"),
-        left=Count("id", filter=Q(status="active")),
-        chips=Sum("chips", filter=Q(status="active")),
-        reentries=Count("id", filter=Q(number__gt=1)),
-    )
-    left = counts["left"] or 0
-    chips = counts["chips"] or 0
+def field_payload(tournament: Tournament, totals: dict[str, int] | None = None) -> dict:
+    """``totals``: ``selectors.entry_totals`` when the caller has read them (one pass over the entries
+    for the field and the prize pool alike)."""
+    totals = selectors.entry_totals(tournament) if totals is None else totals
+    left, chips = totals["left"], totals["chips"]
     return {
-        "entries": counts["entries"] or 0,
-        "reentries": counts["reentries"] or 0,
+        "entries": totals["entries"],
+        "reentries": totals["reentries"],
         "players_left": left,
         "chips_in_play": chips,
         "average_stack": round(chips / left) if left else 0,
-        **_money(tournament),
+        **_money(tournament, totals),
     }
 
 
@@ -215,7 +212,7 @@ def late_registration_payload(tournament: Tournament, levels: list) -> dict:
     if last is not None and last + 1 < len(numbers) and numbers[last + 1] is None:
         last += 1  # the break right after the last level of late registration
     return {
-        "open": selectors.registration_open(tournament) if levels else False,
+        "open": selectors.registration_open(tournament, levels=levels) if levels else False,
         "until_level": until,
         "last_index": last,
     }
@@ -247,7 +244,9 @@ def recent_moves_payload(tournament: Tournament) -> list[dict]:
 def chip_leaders_payload(tournament: Tournament) -> list[dict]:
     """The biggest stacks, once counts tell players apart (every stack equal says nothing)."""
     active = tournament.entries.filter(status=Entry.Status.ACTIVE)
-    if active.aggregate(n=Count("chips", distinct=True))["n"] < 2:
+    # Two ends of the chip leaders' index, not a count of distinct stacks over the whole field.
+    stacks = active.aggregate(most=Max("chips"), least=Min("chips"))
+    if stacks["most"] == stacks["least"]:
         return []
     return [
         {"name": e.player.name, "chips": e.chips}
@@ -339,11 +338,11 @@ def flight_payload(tournament: Tournament) -> dict | None:
     }
 
 
-def clock_data(tournament: Tournament, levels: list | None = None) -> dict:
+def clock_data(tournament: Tournament, levels: list | None = None, totals: dict | None = None) -> dict:
     if levels is None:
         levels = selectors.levels_of(tournament)
     flight = flight_payload(tournament)
-    field = field_payload(tournament)
+    field = field_payload(tournament, totals)
     if flight is not None:
         # One prize pool and one payout table for the whole event, whichever flight this is.
         field["prize_pool"] = flight["event"]["prize_pool"]
@@ -573,19 +572,20 @@ def all_ins_signature(tournament: Tournament) -> list[list[int]]:
     ]
 
 
-def console_payload(tournament: Tournament, levels: list) -> dict:
+def console_payload(tournament: Tournament, levels: list, totals: dict | None = None) -> dict:
     """What the console's panels show beyond the clock (static/live/console.js draws them), bounded
-    like its page: the first entries, a line a table past a room's worth, the first devices."""
+    like its page: the first entries, a line a table past a room's worth, the first devices.
+    ``totals``: as for ``field_payload``."""
+    totals = selectors.entry_totals(tournament) if totals is None else totals
     state = selectors.clock_state(tournament, levels=levels) if levels else None
     phase = console_controls.phase_of(tournament, state)
-    counts = tournament.entries.aggregate(total=Count("id"))
-    money = {"prize_pool": prize_pool(tournament), "payouts": list(payout_table(tournament))}
+    money = {"prize_pool": prize_pool(tournament, totals), "payouts": list(payout_table(tournament, totals))}
     return {
         "phase": phase,
-        "offers": console_controls.offers(tournament, phase, state),
+        "offers": console_controls.offers(tournament, phase, state, levels),
         "level_index": state.level_index if state is not None else 0,
         "entries": _entries_payload(tournament),
-        "entries_total": counts["total"] or 0,
+        "entries_total": totals["entries"],
         "hand_for_hand_tables": [
             {"number": t["number"], "state": t["state"]}
             for t in console_controls.hand_for_hand_tables(tournament)
@@ -605,7 +605,8 @@ def director_snapshot(tournament_id: int) -> dict:
     version = tournament_version(tournament_id)
     tournament = Tournament.objects.select_related("structure").get(pk=tournament_id)
     levels = selectors.levels_of(tournament)
-    data = clock_data(tournament, levels)
+    totals = selectors.entry_totals(tournament)  # the field and the prize pool: one pass, both panels
+    data = clock_data(tournament, levels, totals)
     data["tables"] = tables_summary(tournament)
     data["devices"] = devices_summary(tournament)
     data["devices_total"] = Device.objects.filter(tournament=tournament).count()
@@ -615,7 +616,7 @@ def director_snapshot(tournament_id: int) -> dict:
             "table"
         )
     ]
-    data["console"] = console_payload(tournament, levels)
+    data["console"] = console_payload(tournament, levels, totals)
     return envelope("director", version, data)
 
 

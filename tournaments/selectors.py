@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from . import clock as clockmath
 from . import payouts as payoutmath
-from .models import Deal, Level, Tournament
+from .models import Deal, Entry, Level, Tournament
 
 Status = Tournament.Status
 
@@ -67,36 +67,53 @@ def level_for_next_hand(
     return levels[clockmath.play_index_for_next_hand(periods(levels), index)]
 
 
-def registration_open(tournament: Tournament, now: datetime | None = None) -> bool:
-    """Before the start, and until the end of level ``late_registration_until_level`` and the break after it."""
+def registration_open(
+    tournament: Tournament, now: datetime | None = None, levels: list[Level] | None = None
+) -> bool:
+    """Before the start, and until the end of level ``late_registration_until_level`` and the break after it.
+
+    ``levels``: the structure's levels when the caller has read them already."""
     if tournament.status == Status.REGISTERING:
         return True
     if tournament.status not in (Status.RUNNING, Status.ON_BREAK):
         return False
-    periods = periods_of(tournament)
-    index = clockmath.state(periods, clock_of(tournament), now or timezone.now()).level_index
+    schedule = periods(levels_of(tournament) if levels is None else levels)
+    index = clockmath.state(schedule, clock_of(tournament), now or timezone.now()).level_index
     number = 0
     for i in range(index, -1, -1):  # the current level, or the level before this break
-        number = clockmath.level_number(periods, i) or 0
+        number = clockmath.level_number(schedule, i) or 0
         if number:
             break
     return number <= tournament.late_registration_until_level
 
 
-def prize_pool(tournament: Tournament) -> int:
-    """Buy-ins (without the fee), rebuys and add-ons, or the guarantee if that is more."""
-    return _pool_and_field(tournament)[0]
-
-
-def _pool_and_field(tournament: Tournament) -> tuple[int, int]:
+def entry_totals(tournament: Tournament) -> dict[str, int]:
+    """One pass over a tournament's entries for every figure counted from them: entries, re-entries,
+    rebuys and add-ons (the prize pool), players left and the chips in play (the screens' field)."""
+    active = models.Q(status=Entry.Status.ACTIVE)
     totals = tournament.entries.aggregate(
         entries=models.Count("id"),
+        reentries=models.Count("id", filter=models.Q(number__gt=1)),
         rebuys=Sum("rebuys"),
         addons=models.Count("id", filter=models.Q(addon_taken=True)),
+        left=models.Count("id", filter=active),
+        chips=Sum("chips", filter=active),
     )
+    return {name: value or 0 for name, value in totals.items()}
+
+
+def prize_pool(tournament: Tournament, totals: dict[str, int] | None = None) -> int:
+    """Buy-ins (without the fee), rebuys and add-ons, or the guarantee if that is more.
+
+    ``totals``: ``entry_totals`` when the caller has read them already."""
+    return _pool_and_field(tournament, totals)[0]
+
+
+def _pool_and_field(tournament: Tournament, totals: dict[str, int] | None = None) -> tuple[int, int]:
+    totals = entry_totals(tournament) if totals is None else totals
     collected = (
         totals["entries"] * tournament.buy_in
-        + (totals["rebuys"] or 0) * tournament.rebuy_price
+        + totals["rebuys"] * tournament.rebuy_price
         + totals["addons"] * tournament.addon_price
     )
     return max(collected, tournament.guarantee), totals["entries"]
@@ -119,10 +136,10 @@ def _shares(field_size: int, percentages: tuple, percent_paid: int) -> tuple[Fra
     return tuple(payoutmath.default_percentages(payoutmath.places_paid(field_size, percent_paid)))
 
 
-def payout_table(tournament: Tournament) -> list[int]:
+def payout_table(tournament: Tournament, totals: dict[str, int] | None = None) -> list[int]:
     """Prize by place (index 0 is first) for the field as it stands: the director's own amounts when
-    set (``payout_amounts``), else from the percentages."""
-    pool, field_size = _pool_and_field(tournament)
+    set (``payout_amounts``), else from the percentages. ``totals``: as for ``prize_pool``."""
+    pool, field_size = _pool_and_field(tournament, totals)
     if tournament.payout_amounts:
         return list(_amounts_table(pool, field_size, tuple(tournament.payout_amounts)))
     return list(

@@ -44,24 +44,25 @@ def phase_label(phase: str) -> str:
     }[phase]
 
 
-def offers(tournament: Tournament, phase: str, state=None) -> dict[str, bool]:
+def offers(tournament: Tournament, phase: str, state=None, levels=None) -> dict[str, bool]:
+    """``levels``: the structure's levels when the caller has read them already."""
     started = phase in ("running", "paused", "break", "hand_for_hand")
-    levels = started or phase == "registering"
+    at_levels = started or phase == "registering"
     return {
-        "previous_level": levels and state is not None and state.level_index > 0,
-        "next_level": levels and state is not None and not state.is_last_level,
+        "previous_level": at_levels and state is not None and state.level_index > 0,
+        "next_level": at_levels and state is not None and not state.is_last_level,
         "open_registration": phase == "planned",
         "start": phase == "registering",
         "pause": phase in ("running", "break"),
         "resume": phase == "paused",
         "add_time": started,
-        "levels": levels,
+        "levels": at_levels,
         "hand_for_hand_on": phase in ("running", "paused", "break"),
         "hand_for_hand_off": phase == "hand_for_hand",
         "bust": started,
         "setup": phase in ("planned", "registering"),
         "results": phase != "planned",
-        "register": phase != "finished" and services.registration_open(tournament),
+        "register": phase != "finished" and services.registration_open(tournament, levels=levels),
     }
 
 

@@ -968,6 +968,9 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
     result = Result()
     # Open every socket; each must bring its first snapshot.
     limit = asyncio.Semaphore(args.open_concurrency)
+    spies = driver.start_profile("open")
+    if spies:
+        await asyncio.sleep(1.0)  # py-spy attached before the first socket
     before = sample_cpu()
     started = time.perf_counter()
     await asyncio.gather(*(driver.open_screen(s, limit) for s in driver.screens))
@@ -977,6 +980,9 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
     ):
         await asyncio.sleep(0.05)
     result.open_all = time.perf_counter() - started
+    for spy in spies:
+        spy.send_signal(signal.SIGINT)
+        spy.wait(timeout=60)
     after = sample_cpu()
     result.open_cpu = {k: after[k] - before[k] for k in after}
     result.open_cpu["_wall"] = result.open_all
