@@ -230,7 +230,8 @@ class ClockConsumer(LiveConsumer):
             if device is None:
                 return CLOSE_UNAUTHENTICATED
             self.groups_joined.append(live.device_group(device.pk))
-        Tournament.objects.only("pk").get(pk=self.tournament_id)
+        else:  # a paired clock's tournament exists (the device cascades with it)
+            Tournament.objects.only("pk").get(pk=self.tournament_id)
         self.snapshot_key = ("clock", self.tournament_id)
         return None
 
@@ -277,12 +278,17 @@ class TableConsumer(LiveConsumer):
             device = device_from_cookies(self.scope.get("cookies", {}), DeviceKind.TABLET, self.table_id)
             if device is None:
                 return CLOSE_UNAUTHENTICATED
-        table = _table_of_tablet.first(self.table_id)
-        if table is None:
-            raise Table.DoesNotExist(f"table {self.table_id}")
-        self.tournament_id = table.tournament_id
-        self.groups_joined = [live.table_group(table.pk)]
-        self.groups_shared = [live.tournament_tables_group(table.tournament_id)]
+        if device is not None:
+            # Paired to this table (its row cascades with the table's), in the table's tournament: the
+            # device says where the table is, without a read of its own for each of 1,250 tablets.
+            self.tournament_id = device.tournament_id
+        else:
+            table = _table_of_tablet.first(self.table_id)
+            if table is None:
+                raise Table.DoesNotExist(f"table {self.table_id}")
+            self.tournament_id = table.tournament_id
+        self.groups_joined = [live.table_group(self.table_id)]
+        self.groups_shared = [live.tournament_tables_group(self.tournament_id)]
         self.snapshot_key = ("table", self.table_id)
         # Shared by every tablet of the tournament on this server: a level change is one build.
         self.extra_keys = {("tablets", self.tournament_id): self.build_tablets_snapshot}
