@@ -97,9 +97,8 @@ def console(request, tournament_id: int):
     # those named in the search) and, past a room's worth, each table as one line; the registration
     # desk and the seating chart have them all.
     query = request.GET.get("q", "")[:100]
-    entries = snapshots.console_entries(tournament, query)
     entry_count = tournament.entries.count()
-    entries = list(entries[:CONSOLE_ENTRIES])
+    entries = snapshots.console_entries(tournament, query, limit=CONSOLE_ENTRIES)
     table_count = Table.objects.filter(tournament=tournament).count()
     tables = Table.objects.filter(tournament=tournament).order_by("number")
     if table_count <= CONSOLE_FULL_TABLES:

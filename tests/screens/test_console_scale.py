@@ -158,3 +158,28 @@ def test_the_director_snapshot_counts_the_field_and_reads_the_levels_once(staff)
     assert data["field"]["players_left"] == 12
     assert data["field"]["prize_pool"] == data["console"]["prize_pool"] > 0
     assert [p["amount"] for p in data["field"]["payouts"]] == data["console"]["payouts"]
+
+
+def test_the_console_lists_the_players_in_by_name_then_those_out_by_place_up_to_its_limit():
+    """The console's entries (its page and its snapshot): players still in first (one holding a
+    place, as the winner does at the end, before the rest), each part by place then by name, an
+    entry out without a place last; read part by part, so the limit cuts across the parts."""
+    from tournaments.models import Entry
+
+    tournament = live_tournament(players=8, seats_per_table=8, name="Order")
+    entries = list(tournament.entries.select_related("player").order_by("pk"))
+    names = ["Zoe", "Ada", "Mia", "Bea", "Kai", "Lou", "Ugo", "Eva"]
+    for entry, name in zip(entries, names):
+        entry.player.name = name
+        entry.player.save()
+    out = {"Kai": 7, "Lou": 5, "Ugo": None}  # busted: two placed, one without a place
+    for entry in entries:
+        name = entry.player.name
+        if name in out:
+            Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.BUSTED, place=out[name])
+    Entry.objects.filter(pk=entries[0].pk).update(place=1)  # Zoe still in, holding a place
+
+    shown = [str(e) for e in snapshots.console_entries(tournament)]
+    assert shown == ["Zoe", "Ada", "Bea", "Eva", "Mia", "Lou", "Kai", "Ugo"]
+    assert [str(e) for e in snapshots.console_entries(tournament, limit=6)] == shown[:6]
+    assert [str(e) for e in snapshots.console_entries(tournament, "a", limit=3)] == ["Ada", "Bea", "Eva"]
