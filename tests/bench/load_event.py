@@ -229,10 +229,14 @@ class Screen:
 
 
 class Driver:
-    def start_profile(self, stage: str) -> list[subprocess.Popen]:
-        """py-spy on each server for one stage: where a server's CPU goes under load."""
+    def start_profile(self, stage: str, *, with_self: bool = False) -> list[subprocess.Popen]:
+        """py-spy on each server for one stage: where a server's CPU goes under load. ``with_self``:
+        the load generator too (1,350 sockets on one core: is it the one that lags?)."""
         spies = []
-        for name, pid in self.profile_targets.items():
+        targets = dict(self.profile_targets)
+        if with_self and targets:
+            targets["load-generator"] = os.getpid()
+        for name, pid in targets.items():
             out = self.profile_dir / f"pyspy-{name}-{stage.replace('/', '_')}.txt"
             spies.append(
                 subprocess.Popen(
@@ -1054,7 +1058,7 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
     result.level_target = driver.level_target = target
     for screen in driver.screens:
         screen.level_seen = None
-    spies = driver.start_profile("level change")
+    spies = driver.start_profile("level change", with_self=True)
     if spies:
         await asyncio.sleep(1.0)  # py-spy attached before the change
     before = sample_cpu()
