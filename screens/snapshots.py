@@ -362,6 +362,24 @@ def clock_data(tournament: Tournament, levels: list | None = None, totals: dict 
     }
 
 
+# The paid places a clock screen lists (static/live/clock.js: its payouts panel shows 30, the console's
+# compact clock 5). A big event pays 1,500 places: the whole table is 44 KB of the clock's 50 KB, sent
+# to each of 100 screens on every change and decoded by each; the player's page has every place.
+CLOCK_PAYOUTS_SHOWN = 30
+
+
+def _screen_field(data: dict) -> dict:
+    """``data`` (``clock_data``) with the payouts a clock screen lists and how many places are paid."""
+    field = data["field"]
+    payouts = field["payouts"]
+    data["field"] = {
+        **field,
+        "payouts": payouts[:CLOCK_PAYOUTS_SHOWN],
+        "places_paid": sum(1 for p in payouts if p["amount"] > 0),
+    }
+    return data
+
+
 def tournament_version(tournament_id: int) -> int:
     return Tournament.objects.values_list("version", flat=True).get(pk=tournament_id)
 
@@ -370,7 +388,7 @@ def clock_snapshot(tournament_id: int) -> dict:
     # The version is read before the state, so the state is never older than its version claims.
     version = tournament_version(tournament_id)
     tournament = Tournament.objects.select_related("structure").get(pk=tournament_id)
-    return envelope("clock", version, clock_data(tournament))
+    return envelope("clock", version, _screen_field(clock_data(tournament)))
 
 
 # --- the director console -------------------------------------------------------------------------
@@ -620,7 +638,7 @@ def director_snapshot(tournament_id: int) -> dict:
     tournament = Tournament.objects.select_related("structure").get(pk=tournament_id)
     levels = selectors.levels_of(tournament)
     totals = selectors.entry_totals(tournament)  # the field and the prize pool: one pass, both panels
-    data = clock_data(tournament, levels, totals)
+    data = _screen_field(clock_data(tournament, levels, totals))  # its payouts panel: console.payouts
     data["tables"] = tables_summary(tournament)
     data["devices"] = devices_summary(tournament)
     data["devices_total"] = Device.objects.filter(tournament=tournament).count()

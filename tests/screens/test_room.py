@@ -277,3 +277,24 @@ def test_the_director_sets_a_screens_language_in_the_console(client, staff, plai
     revoke_device(device)
     assert client.post(url, {"language": "fr"}).status_code == 409
     assert Device.objects.get(pk=device.pk).language == "el"
+
+
+def test_a_clock_screen_lists_the_first_paid_places_and_says_how_many_are_paid_the_players_page_has_all():
+    """A big event pays 1,500 places: the clock screens (their panel lists 30) are sent the first
+    places and the count, not the whole table on every change; the player's page keeps every place."""
+    from screens.snapshots import CLOCK_PAYOUTS_SHOWN, director_snapshot
+
+    places = CLOCK_PAYOUTS_SHOWN + 10
+    tournament = live_tournament(players=places + 5)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        payout_amounts=[10 * (places - i) for i in range(places)]
+    )
+    field = clock_snapshot(tournament.pk)["data"]["field"]
+    assert [p["place"] for p in field["payouts"]] == list(range(1, CLOCK_PAYOUTS_SHOWN + 1))
+    assert field["places_paid"] == places
+    assert field["payouts"][0]["amount"] > field["payouts"][-1]["amount"] > 0
+    console = director_snapshot(tournament.pk)["data"]
+    assert len(console["field"]["payouts"]) == CLOCK_PAYOUTS_SHOWN
+    assert len(console["console"]["payouts"]) == places  # the console's own payouts panel: every place
+    page = player_page.player_data(Tournament.objects.select_related("structure").get(pk=tournament.pk))
+    assert len(page["field"]["payouts"]) == places
