@@ -446,7 +446,7 @@ def console_entries(tournament: Tournament, query: str = "", limit: int | None =
     if query:
         entries = entries.filter(player__name_key__contains=text.name_key(query))
     rows: list[Entry] = []
-    for status in (Entry.Status.ACTIVE, Entry.Status.BUSTED):
+    for status in Entry.Status:  # as declared: the players in, then those out (and any status added)
         for placed in (True, False):
             left = None if limit is None else limit - len(rows)
             if left is not None and left <= 0:
