@@ -213,7 +213,7 @@ class ActionView(APIView):
     def post(self, request, pk):
         data = _valid(s.InputSerializer, request)
         hand = getattr(self, "permission_hand", None) or _hand(pk)
-        body = {k: data[k] for k in ("type", "seat", "action", "amount", "cards") if k in data}
+        body = {k: data[k] for k in services.INPUT_FIELDS if k in data}
         try:
             result = services.apply_input(
                 hand,

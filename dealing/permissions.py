@@ -33,7 +33,8 @@ def can_view_deck(user) -> bool:
 
 
 # The hand's table only, unordered (Hand's default order would join its table), its SQL built once.
-_hand_table = PreparedQuery(lambda pk: Hand.objects.only("pk", "table_id").filter(pk=pk).order_by()[:1])
+# Also read by the tablet's socket inputs (screens.tablet_inputs) for the same check.
+hand_table = PreparedQuery(lambda pk: Hand.objects.only("pk", "table_id").filter(pk=pk).order_by()[:1])
 
 
 def request_table_id(request, view) -> int | None:
@@ -45,10 +46,15 @@ def request_table_id(request, view) -> int | None:
     if "pk" in kwargs:
         # Only the hand's table: the input's service locks and reads the whole hand next. Kept on the
         # view, so it does not look the hand up again.
-        hand = _hand_table.first(int(kwargs["pk"]))
+        hand = hand_table.first(int(kwargs["pk"]))
         view.permission_hand = hand
         return hand.table_id if hand is not None else None
-    table = request.data.get("table") if hasattr(request, "data") and isinstance(request.data, dict) else None
+    return body_table_id(request.data if hasattr(request, "data") else None)
+
+
+def body_table_id(data) -> int | None:
+    """The table a deal request's body names (``table``), checked before the body is validated."""
+    table = data.get("table") if isinstance(data, dict) else None
     try:
         return int(table) if table is not None else None
     except (TypeError, ValueError):

@@ -26,7 +26,7 @@ from config.prepared import PreparedQuery
 from tables.models import Table
 from tournaments.models import Tournament
 
-from . import snapshots
+from . import snapshots, tablet_inputs
 from .group_feeds import feeds
 from .models import DeviceKind
 from .pairing import device_from_cookies
@@ -204,18 +204,21 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if kind == "refresh":
             wants = self.refresh_wants(content)
             if wants is not None and len(self.pending_refreshes) < 4:  # after its own input: what shows it
-                # Waited for in a task: this consumer must go on receiving (the announcement that
-                # brings that snapshot is one of its messages).
-                task = asyncio.ensure_future(self.send_awaited(wants, self.refresh_fallback(content)))
-                self.pending_refreshes.add(task)
-                task.add_done_callback(self.pending_refreshes.discard)
+                self.send_awaited_later(wants, self.refresh_fallback(content))
             else:  # the client saw a gap (woke from sleep, missed messages): the state as it stands now
                 await self.send_fresh(reuse=True)
         elif kind == "ping":
             await self.send_json({"type": "pong", "server_time": snapshots.server_time_ms()})
         else:
-            # Sockets only read: actions go through the HTTP API (with its checks and statuses).
+            # Screens only read; a dealer tablet's inputs are its own consumer's (TableConsumer).
             await self.send_json({"type": "error", "code": "unknown_message"})
+
+    def send_awaited_later(self, wants, fallback=None) -> None:
+        """``send_awaited`` in a task: this consumer must go on receiving (the announcement that
+        brings that snapshot is one of its messages)."""
+        task = asyncio.ensure_future(self.send_awaited(wants, fallback))
+        self.pending_refreshes.add(task)
+        task.add_done_callback(self.pending_refreshes.discard)
 
 
 class ClockConsumer(LiveConsumer):
@@ -267,8 +270,8 @@ class DirectorConsumer(LiveConsumer):
 class TableConsumer(LiveConsumer):
     """A dealer tablet (its paired device or staff): one table's snapshot. It listens to its table's
     group and to its tournament's tables group (a level, the clock, hand-for-hand or a color-up
-    change what the tablet shows; a bust at another table does not); actions go through the dealing
-    HTTP API, not this socket."""
+    change what the tablet shows; a bust at another table does not). The paired tablet sends its
+    dealer inputs on this socket (``screens.tablet_inputs``: the dealing API's checks and answers)."""
 
     def authorize(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -290,6 +293,11 @@ class TableConsumer(LiveConsumer):
         self.groups_joined = [live.table_group(self.table_id)]
         self.groups_shared = [live.tournament_tables_group(self.tournament_id)]
         self.snapshot_key = ("table", self.table_id)
+        # The paired tablet sends its inputs on this socket (screens.tablet_inputs); staff on a tablet
+        # page send theirs over HTTP, where their session is checked at each request.
+        self.takes_inputs = device is not None
+        self.input_rate = tablet_inputs.InputRate()
+        self.answer_language = tablet_inputs.browser_language(self.scope)
         # Shared by every tablet of the tournament on this server: a level change is one build.
         self.extra_keys = {("tablets", self.tournament_id): self.build_tablets_snapshot}
         if device is not None:
@@ -306,23 +314,21 @@ class TableConsumer(LiveConsumer):
         return snapshots.tablets_snapshot(self.tournament_id)
 
     def refresh_wants(self, content):
-        """``{"type": "refresh", "hand": id, "seq": n}`` after an input (tablet.js): a snapshot that
-        shows that hand at event ``n`` or later, or a later hand."""
+        """``{"type": "refresh", "hand": id, "seq": n}`` after an input sent over HTTP (tablet.js): a
+        snapshot that shows that hand at event ``n`` or later, or a later hand."""
         hand_id, seq = content.get("hand"), content.get("seq")
         if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**63 for v in (hand_id, seq)):
             return None
-
-        def shows_it(snapshot: dict) -> bool:
-            hand = (snapshot.get("data") or {}).get("hand") or {}
-            return hand.get("id", -1) > hand_id or (hand.get("id") == hand_id and hand.get("seq", -1) >= seq)
-
-        return shows_it
+        return _shows(hand_id, seq)
 
     def refresh_fallback(self, content):
         """The input's patch read back (its hand and the table's version): one query, not a build."""
         if self.refresh_wants(content) is None:
             return None
-        hand_id = content["hand"]
+        return self.read_patch(content["hand"])
+
+    def read_patch(self, hand_id: int):
+        """Reads a hand's patch of this table's snapshot, for when its announcement is late."""
 
         async def read_patch():
             patch = await database_sync_to_async(snapshots.table_hand_patch, thread_sensitive=False)(
@@ -331,6 +337,38 @@ class TableConsumer(LiveConsumer):
             return patch, snapshots.patched_table_snapshot
 
         return read_patch
+
+    async def receive_json(self, content, **kwargs):
+        kind = content.get("type") if isinstance(content, dict) else None
+        if kind in tablet_inputs.KINDS:
+            await self.take_input(content)
+        else:
+            await super().receive_json(content, **kwargs)
+
+    async def take_input(self, content: dict) -> None:
+        """A dealer input (``screens.tablet_inputs``): applied in one transaction off the event loop,
+        answered with the HTTP API's status and body, then followed by the snapshot that shows it (or,
+        for a stale input, the state as it stands). One at a time: the next message of this socket
+        waits for the answer, as a dealer's next tap waits for the last."""
+        ref = content.get("ref")
+        if not (isinstance(ref, str) and 0 < len(ref) <= tablet_inputs.MAX_REF):
+            await self.send_json({"type": "error", "code": "bad_ref"})
+            return
+        if not self.takes_inputs:
+            await self.send_json({"type": "answer", "ref": ref, "http": True})
+            return
+        wait = self.input_rate.wait()
+        if wait is not None:
+            answer = tablet_inputs.throttled(wait)
+        else:
+            answer = await database_sync_to_async(tablet_inputs.apply, thread_sensitive=False)(
+                self.scope.get("cookies", {}), self.table_id, content
+            )
+        await self.send(text_data=tablet_inputs.encode(ref, answer, self.answer_language))
+        if answer.ok and answer.hand_id is not None and len(self.pending_refreshes) < 4:
+            self.send_awaited_later(_shows(answer.hand_id, answer.seq), self.read_patch(answer.hand_id))
+        elif answer.stale:
+            await self.send_fresh(reuse=True)
 
     async def state_changed(self, message):
         scope = message.get("scope")
@@ -345,6 +383,17 @@ class TableConsumer(LiveConsumer):
         hub().changed(("tablets", self.tournament_id), message.get("id"))
         if scope == live.TABLETS_EVERY_TABLE:
             hub().changed(self.snapshot_key, message.get("id"))
+
+
+def _shows(hand_id: int, seq: int):
+    """A predicate on a table snapshot: it shows hand ``hand_id`` at event ``seq`` or later, or a
+    later hand."""
+
+    def shows_it(snapshot: dict) -> bool:
+        hand = (snapshot.get("data") or {}).get("hand") or {}
+        return hand.get("id", -1) > hand_id or (hand.get("id") == hand_id and hand.get("seq", -1) >= seq)
+
+    return shows_it
 
 
 class FeatureConsumer(LiveConsumer):

@@ -102,6 +102,8 @@
       if (typeof msg.server_time === "number") this.offset = msg.server_time - Date.now();
     } else if (msg.type === "revoked") {
       this.stop("revoked");
+    } else if (this.handlers.message) {
+      this.handlers.message(msg);  // the screen's own messages (a tablet's input answers)
     }
   };
 

@@ -15,6 +15,8 @@
     var rank = code[0] === "T" ? "10" : code[0], suit = code[1];
     return el("span", { class: "card-face " + (suit === "h" || suit === "d" ? "red " : "") + (cls || ""), "data-card": code, text: rank + SUITS[suit] });
   }
+  // An input sent over the socket and not answered within this is treated as lost (retry is safe).
+  var ANSWER_MS = 6000;
   function newId() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "t" + Date.now().toString(36) + Math.random().toString(36).slice(2, 10);
@@ -40,6 +42,7 @@
       snapshot: function (data) { self.update(data); },
       status: function (state) { self.status(state); },
       parts: { tablets: function (data, msg) { self.updateTournament(data, msg.version); } },
+      message: function (msg) { if (msg.type === "answer") self.answered(msg); },
       // A lost server is said within 3 s: a ping every 2 s, unanswered after 1 s (issue 15 item 7).
       pingMs: 2000,
       answerMs: 1000,
@@ -57,6 +60,8 @@
     this.q("[data-role=connection]").textContent = state === "offline" ? T.offline : "";
     var wasOffline = this.offline;
     this.offline = state === "offline";
+    // The socket dropped with an input on it: say so now, not when its answer would have been late.
+    if (this.offline && this.pending) this.unanswered(null);
     this.root.setAttribute("data-offline", this.offline ? "true" : "false");
     this.renderOffline();
     if (wasOffline && state === "online" && this.queued) {
@@ -114,7 +119,6 @@
   };
 
   Tablet.prototype.send = function (label, url, body) {
-    var self = this, T = this.T;
     if (this.busy) return;
     if (this.offline) {
       // One input may wait for the server: the next one depends on what the server makes of it.
@@ -127,6 +131,58 @@
     this.busy = true;
     this.failed = null;
     this.render();
+    var message = this.viaSocket === false ? null : socketMessage(url, body);
+    if (message && this.socket.ws && this.socket.ws.readyState === 1) this.sendOverSocket(label, url, body, message);
+    else this.post(label, url, body);
+  };
+
+  // The hand's inputs (an action, cards, a show or muck, the deal) go over the tablet's socket:
+  // the dealing API's checks and answers without an HTTP request each (screens/tablet_inputs.py), and
+  // the snapshot that shows the input follows the answer. Anything else goes over HTTP.
+  function socketMessage(url, body) {
+    var hand = /^\/api\/hands\/(\d+)\/actions\/$/.exec(url);
+    if (hand) return { type: "input", hand: Number(hand[1]), input: body };
+    if (url === "/api/hands/") return { type: "deal", input: body };
+    return null;
+  }
+
+  Tablet.prototype.sendOverSocket = function (label, url, body, message) {
+    var self = this, ref = newId();
+    message.ref = ref;
+    this.pending = { ref: ref, label: label, url: url, body: body };
+    // No answer in time (the socket dropped, the server is stuck): as a request whose answer was lost.
+    this.pending.timer = setTimeout(function () { self.unanswered(ref); }, ANSWER_MS);
+    this.socket.send(message);
+  };
+
+  Tablet.prototype.unanswered = function (ref) {
+    var pending = this.pending;
+    if (!pending || (ref && pending.ref !== ref)) return;
+    clearTimeout(pending.timer);
+    this.pending = null;
+    this.busy = false;
+    // The input may or may not have arrived: the same client_action_id makes the retry safe.
+    this.failed = { label: pending.label, message: this.T.offline, url: pending.url, body: pending.body, retry: true };
+    this.render();
+  };
+
+  Tablet.prototype.answered = function (msg) {
+    var pending = this.pending;
+    if (!pending || msg.ref !== pending.ref) return;
+    clearTimeout(pending.timer);
+    this.pending = null;
+    this.busy = false;
+    if (msg.http) {
+      // Staff on a tablet page: their session is checked at each HTTP request.
+      this.viaSocket = false;
+      this.send(pending.label, pending.url, pending.body);
+      return;
+    }
+    this.settle(msg.status, msg.body || {}, "", pending, true);
+  };
+
+  Tablet.prototype.post = function (label, url, body) {
+    var self = this, T = this.T, sent = { label: label, url: url, body: body };
     // No token in the page: the tablet's HttpOnly device cookie authenticates it, X-Device-Table says
     // which table's cookie, and the CSRF token proves the request comes from this page (staff using
     // a tablet page are authenticated by their session the same way).
@@ -136,26 +192,7 @@
       .then(function (response) {
         return response.json().catch(function () { return {}; }).then(function (json) {
           self.busy = false;
-          if (response.ok) {
-            self.failed = null;
-            // The snapshot that shows this input: its own announcement brings it, the server sends
-            // it at once if it came first, and builds it if the announcement was lost.
-            var hand = json.hand || json;
-            var seq = typeof json.last_seq === "number" ? json.last_seq : hand.seq;
-            var open = self.socket.ws && self.socket.ws.readyState === 1;
-            if (open && typeof hand.id === "number" && typeof seq === "number") {
-              self.socket.send({ type: "refresh", hand: hand.id, seq: seq });
-            } else {
-              self.socket.refresh();
-            }
-          } else {
-            var stale = response.status === 409 && json.code === "stale";
-            // A refused request changed nothing; say why. Retrying helps only with server trouble.
-            self.failed = { label: label, message: json.detail || response.statusText, url: url, body: body,
-                            retry: response.status >= 500 };
-            if (stale) self.socket.refresh();
-          }
-          self.render();
+          self.settle(response.status, json, response.statusText, sent, false);
         });
       })
       .catch(function () {
@@ -164,6 +201,34 @@
         self.failed = { label: label, message: T.offline, url: url, body: body, retry: true };
         self.render();
       });
+  };
+
+  // An input's answer, over HTTP or the socket (the same statuses and bodies).
+  Tablet.prototype.settle = function (status, json, statusText, sent, viaSocket) {
+    if (status >= 200 && status < 300) {
+      this.failed = null;
+      if (!viaSocket) {
+        // The snapshot that shows this input: its own announcement brings it, the server sends it at
+        // once if it came first, and builds it if the announcement was lost. (Over the socket the
+        // server sends it after the answer unasked.)
+        var hand = json.hand || json;
+        var seq = typeof json.last_seq === "number" ? json.last_seq : hand.seq;
+        var open = this.socket.ws && this.socket.ws.readyState === 1;
+        if (open && typeof hand.id === "number" && typeof seq === "number") {
+          this.socket.send({ type: "refresh", hand: hand.id, seq: seq });
+        } else {
+          this.socket.refresh();
+        }
+      }
+    } else {
+      var stale = status === 409 && json.code === "stale";
+      // A refused request changed nothing; say why. Retrying helps only with server trouble.
+      this.failed = { label: sent.label, message: json.detail || statusText || String(status), url: sent.url,
+                      body: sent.body, retry: status >= 500 };
+      // The state to redraw from (over the socket the server sends it with the answer).
+      if (stale && !viaSocket) this.socket.refresh();
+    }
+    this.render();
   };
 
   Tablet.prototype.input = function (label, body) {

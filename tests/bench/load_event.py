@@ -15,7 +15,9 @@ the connection pool (``DATABASE_POOL``, on by default with PostgreSQL) as in doc
 loopback); ``--dev-settings`` keeps the development defaults.
 
 Every socket is opened as the page would (the device cookie, an allowed Origin) and behaves as
-``static/live/live.js`` and ``tablet.js`` do: a ping every 15 s (a tablet's every 2 s), and after each accepted input a
+``static/live/live.js`` and ``tablet.js`` do: a ping every 15 s (a tablet's every 2 s), and each dealer
+input sent on the tablet's socket and answered there (``screens.tablet_inputs``; the "POST" columns are
+then the socket's answer). ``--inputs http`` posts them to the dealing API instead, each followed by a
 ``{"type": "refresh", "hand": …, "seq": …}`` (``--no-refresh`` to leave that out). Each table is a dealer: one input
 after another, the next one read from the legal options in the table's latest snapshot (deal when
 no hand runs; fold with probability ``--fold`` when there is a bet, else check or call), so the next
@@ -86,6 +88,12 @@ DEFAULTS = {
     "probe": 40,
     "advance": 16,
 }
+
+
+def websockets_closed() -> type:
+    import websockets
+
+    return websockets.ConnectionClosed
 
 
 def say(*parts) -> None:
@@ -221,6 +229,9 @@ class Screen:
         self.hand: dict | None = None
         self.hand_at = 0.0
         self.pending: Pending | None = None
+        self.answer: tuple[str, asyncio.Future] | None = (
+            None  # an input sent on the socket: (ref, its answer)
+        )
         self.failures = 0
         self.retired = ""
         self.token = ""
@@ -364,6 +375,11 @@ class Driver:
         try:
             async for raw in screen.ws:
                 message = json.loads(raw)
+                if message.get("type") == "answer":  # tablet.js: its input's answer, by its ref
+                    waiting = screen.answer
+                    if waiting is not None and message.get("ref") == waiting[0] and not waiting[1].done():
+                        waiting[1].set_result(message)
+                    continue
                 if message.get("type") != "snapshot":
                     continue
                 now = time.perf_counter()
@@ -497,44 +513,72 @@ class Driver:
         pending = Pending(phase, time.perf_counter())
         screen.pending = pending
         self.pending.add(screen)
+        over_socket = self.args.inputs == "socket" and screen.ws is not None and screen.close_code is None
         try:
-            status, _headers, content = await self.pool(path).request(
-                "POST", path, body=body, headers={"Authorization": f"Device {screen.token}"}
-            )
-        except HTTPError as error:
-            phase.errors[f"no answer ({str(error).split(':')[0]})"] += 1
+            if over_socket:
+                status, result = await self.send_over_socket(screen, path, body)
+            else:
+                status, _headers, content = await self.pool(path).request(
+                    "POST", path, body=body, headers={"Authorization": f"Device {screen.token}"}
+                )
+                try:
+                    result = json.loads(content) if content else {}
+                except ValueError:
+                    result = {}
+        except Exception as error:  # no answer: a lost connection, a closed socket, a timeout
+            if not isinstance(error, HTTPError | OSError | TimeoutError | websockets_closed()):
+                raise
+            phase.errors[f"no answer ({str(error).split(':')[0] or type(error).__name__})"] += 1
             self.fail(screen)
             return
         answered = time.perf_counter()
         phase.last_answer = answered
-        try:
-            result = json.loads(content) if content else {}
-        except ValueError:
-            result = {}
         if status not in (200, 201):
-            phase.errors[f"HTTP {status} {result.get('code', '')}".strip()] += 1
+            phase.errors[
+                f"{'socket' if over_socket else 'HTTP'} {status} {result.get('code', '')}".strip()
+            ] += 1
             if isinstance(result.get("hand"), dict):
                 screen.hand = result["hand"]
             self.fail(screen)
             return
         screen.failures = 0
         if kind == "deal":
-            pending.hand_id, pending.seq, hand = result["id"], result["seq"], result
+            hand = result.get("hand", result)  # the socket's answer names the hand; HTTP's is the hand
+            pending.hand_id, pending.seq = hand["id"], hand["seq"]
         else:
             pending.hand_id, pending.seq, hand = result["hand"]["id"], result["last_seq"], result["hand"]
             if hand["status"] != "running":
                 kind = "end"
         phase.post[kind].append(answered - pending.sent)
-        pending.fallback = hand
+        # HTTP answers with the hand's state: the table goes on from it if the snapshot never comes.
+        pending.fallback = hand if "state" in hand else None
         pending.answered = answered
         pending.deadline = answered + LOST_AFTER
-        if self.args.refresh and screen.ws is not None and screen.close_code is None:
+        # Over the socket the server sends the snapshot after the answer unasked (tablet.js asks only
+        # after an input sent over HTTP).
+        if not over_socket and self.args.refresh and screen.ws is not None and screen.close_code is None:
             with contextlib.suppress(Exception):
                 # tablet.js, after every accepted input: the snapshot that shows it.
                 await screen.ws.send(
                     json.dumps({"type": "refresh", "hand": pending.hand_id, "seq": pending.seq})
                 )
         self.check_arrived(screen)
+
+    async def send_over_socket(self, screen: Screen, path: str, body: dict) -> tuple[int, dict]:
+        """tablet.js: a hand's input (or the deal) on the tablet's own socket, answered there by ref."""
+        hand = HAND_PATH.match(path)
+        message = {"type": "input", "hand": int(hand.group(1))} if hand else {"type": "deal"}
+        ref = uuid.uuid4().hex
+        answer = asyncio.get_running_loop().create_future()
+        screen.answer = (ref, answer)
+        try:
+            await screen.ws.send(json.dumps({**message, "ref": ref, "input": body}))
+            reply = await asyncio.wait_for(answer, LOST_AFTER)
+        finally:
+            screen.answer = None
+        if reply.get("http"):
+            raise OSError("the socket sends this input over HTTP")
+        return reply["status"], reply.get("body") or {}
 
     def fail(self, screen: Screen) -> None:
         screen.failures += 1
@@ -551,7 +595,8 @@ class Driver:
                 pending = screen.pending
                 if pending is not None and pending.answered is not None and now > pending.deadline:
                     pending.phase.lost += 1
-                    screen.hand = pending.fallback
+                    if pending.fallback is not None:
+                        screen.hand = pending.fallback
                     self.settle(screen)
             await asyncio.sleep(0.2)
 
@@ -675,7 +720,15 @@ def parse_args(argv=None):
     parser.add_argument(
         "--setup-workers", type=int, default=2, help="processes advancing the tables (2; SQLite 1)"
     )
-    parser.add_argument("--no-refresh", dest="refresh", action="store_false", help="no refresh after inputs")
+    parser.add_argument(
+        "--inputs",
+        choices=("socket", "http"),
+        default="socket",
+        help="dealer inputs on the tablet's socket, as tablet.js sends them (default), or as HTTP POSTs",
+    )
+    parser.add_argument(
+        "--no-refresh", dest="refresh", action="store_false", help="no refresh after inputs sent over HTTP"
+    )
     parser.add_argument("--connections", type=int, default=32, help="HTTP connections per server (32)")
     parser.add_argument("--open-concurrency", type=int, default=20, help="sockets opening at once (20)")
     parser.add_argument("--dev-settings", action="store_true", help="servers with DEBUG on (development)")
@@ -1118,7 +1171,9 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
         f"RESULTS  {len(event.tables)} tables, {args.clocks} clocks, {args.servers} server(s), "
         f"{'embedded' if args.embedded else 'PostgreSQL + Redis'}, "
         f"{'production' if not args.dev_settings else 'development'} settings, "
-        f"refresh after input {'on' if args.refresh else 'off'}, fold {args.fold:g}, bet {args.bet:g}"
+        f"inputs over {'the tablet socket' if args.inputs == 'socket' else 'HTTP'}"
+        f"{'' if args.inputs == 'socket' else ', refresh after input ' + ('on' if args.refresh else 'off')}, "
+        f"fold {args.fold:g}, bet {args.bet:g}"
     )
     players = len(event.tables) * args.seats
     t = event.timings

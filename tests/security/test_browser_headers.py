@@ -1,7 +1,7 @@
 """In Chromium, against ``manage.py serve --demo`` as ``make run`` starts it: every page has the
 Content-Security-Policy and the other security headers, and no page reports a violation (no inline
 script, handler or style is left); the tablet page holds no device token, yet acts through its
-HttpOnly device cookie, which is refused without the page's CSRF token."""
+HttpOnly device cookie (its socket's, and its posts', which are refused without the page's CSRF token)."""
 
 import os
 import re
@@ -44,6 +44,8 @@ class Watched:
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: self.requests.append((r.method, r.url, r.headers)))
+        self.frames = []  # what the page sent on its sockets
+        self.page.on("websocket", lambda ws: ws.on("framesent", lambda payload: self.frames.append(payload)))
 
     def open(self, url, status=200):
         response = self.page.goto(url)
@@ -113,10 +115,17 @@ def test_the_tablet_page_holds_no_token_acts_by_its_cookie_and_reports_no_violat
         "v => document.getElementById('tablet').getAttribute('data-version') !== v", arg=version
     )
     expect(page.locator("[data-role=failure]")).to_have_count(0)
-    posts = [
-        (url, headers) for method, url, headers in tablet.requests if method == "POST" and "/api/" in url
-    ]
-    assert posts, tablet.requests
+    # The dealer's inputs went on the tablet's socket (opened with the cookie): no token in them.
+    inputs = [f for f in tablet.frames if '"type":"input"' in f or '"type":"deal"' in f]
+    assert inputs, tablet.frames
+    assert not [f for f in tablet.frames if token in f]
+    # What the page posts (a floor call) is by its cookie too: no Authorization header at all.
+    calls = page.locator("[data-role=call-floor]")
+    calls.click()
+    expect(page.locator("[data-role=failure]")).to_have_count(0)
+    page.wait_for_timeout(300)
+    posts = [(url, headers) for method, url, headers in tablet.requests if method == "POST"]
+    assert [url for url, _h in posts if url.endswith(f"/tablet/{table_id}/floor/")], tablet.requests
     for url, headers in posts:
         assert "authorization" not in headers, url
         assert headers.get("x-device-table") == str(table_id) and headers.get("x-csrftoken"), url
