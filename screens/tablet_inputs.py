@@ -31,10 +31,10 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.db import InterfaceError, OperationalError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
-from rest_framework import exceptions
+from rest_framework import exceptions, serializers
 from rest_framework.utils.encoders import JSONEncoder
 
-from config.api import MAX_ID, exception_handler
+from config.api import StrictIdField, exception_handler
 from config.overload import RETRY_AFTER_SECONDS
 from config.throttling import parse_rate, rate_for
 from dealing import services
@@ -75,21 +75,28 @@ class Answer:
 def _error(exc: Exception) -> Answer:
     """The HTTP API's own error body and status for ``exc`` (``config.api.exception_handler``)."""
     if isinstance(exc, ObjectDoesNotExist):
-        exc = exceptions.NotFound(_("Not found."))
+        exc = exceptions.NotFound()
     response = exception_handler(exc, {})
     if response is None:
         raise exc
     return Answer(response.status_code, dict(response.data))
 
 
+class _Envelope(serializers.Serializer):
+    """The message around the input (its ``type`` and ``ref`` are the consumer's): a hand id for an
+    input, and the input as a JSON object. Checked first (400, nothing changed); the input itself is
+    checked by the API's own serializer after who may send it, in the HTTP API's order."""
+
+    hand = StrictIdField(required=False)
+    input = serializers.DictField()
+
+
 def _malformed(message: dict) -> exceptions.ValidationError | None:
-    """The message around the input, checked first (400, nothing changed). The input itself is
-    checked by the API's own serializer, after who may send it, in the HTTP API's order."""
-    hand = message.get("hand")
-    if message.get("type") == "input" and not (type(hand) is int and 1 <= hand <= MAX_ID):
-        return exceptions.ValidationError({"hand": [_("A hand id (a JSON integer) is required.")]})
-    if not isinstance(message.get("input"), dict):
-        return exceptions.ValidationError({"input": [_("The input (a JSON object) is required.")]})
+    envelope = _Envelope(data={k: message[k] for k in ("hand", "input") if k in message})
+    if not envelope.is_valid():
+        return exceptions.ValidationError(envelope.errors)
+    if message.get("type") == "input" and "hand" not in message:
+        return exceptions.ValidationError({"hand": [StrictIdField().error_messages["required"]]})
     return None
 
 
@@ -135,7 +142,13 @@ def apply(cookies: dict, table_id: int, message: dict) -> Answer:
             answer = _error(error)
         except Exception:  # never a traceback to the tablet
             logger.exception("tablet socket input failed (table %s)", table_id)
-            answer = Answer(500, {"detail": _("Server error: nothing was changed."), "code": "error"})
+            answer = Answer(
+                500,
+                {
+                    "detail": _("Something went wrong on the server. Nothing was changed by this request."),
+                    "code": "error",
+                },
+            )
     answer.language = device.language or None if device is not None else None
     return answer
 
@@ -147,7 +160,7 @@ def _forbidden() -> Answer:
 def _act(device: Device, hand_id: int, body: dict) -> Answer:
     hand = hand_table.first(hand_id)
     if hand is None:
-        return _error(exceptions.NotFound(_("No such hand.")))
+        return _error(exceptions.NotFound())
     if not device.may_operate_table(hand.table_id):
         return _forbidden()
     serializer = InputSerializer(data=body)

@@ -1,6 +1,7 @@
-"""Where one dealer input's server time goes, in process: the HTTP request (the full middleware
-stack, a paired tablet's token) and the table snapshot that the input's change pushes, at a big
-event's size. Prints wall and CPU milliseconds and queries per kind of input, then a profile.
+"""Where one dealer input's server time goes, in process: what the tablet's socket runs for an input
+message (``screens.tablet_inputs``: the device check, the API's serializer, the service, the answer
+encoded), or with ``--via http`` the HTTP request (the full middleware stack, a paired tablet's
+token), and the table snapshot that the input's change pushes, at a big event's size. Prints wall and CPU milliseconds and queries per kind of input, then a profile.
 
     DATABASE_URL=postgres://… .venv/bin/python tests/bench/profile_input.py [--tables 1250] [--inputs 300]
 
@@ -33,6 +34,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--sql", action="store_true", help="print the queries of the last ordinary input")
     parser.add_argument(
+        "--via",
+        choices=("socket", "http"),
+        default="socket",
+        help="inputs as the tablet sends them, on its socket (screens.tablet_inputs, default), or HTTP",
+    )
+    parser.add_argument(
         "--only",
         choices=("action", "snapshot", "console"),
         help="profile only ordinary inputs, only the table snapshots, or only the director's console",
@@ -51,8 +58,8 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from dealing.models import Hand
-    from screens import snapshots
-    from screens.models import Device
+    from screens import snapshots, tablet_inputs
+    from screens.models import Device, DeviceKind, device_cookie_name
     from tables.models import Table
     from tests.bench.load_build import build_event
     from tests.bench.load_http import choose_action
@@ -108,13 +115,22 @@ def main() -> None:
         if args.only == "action" and kind == "action" and profiling:
             profile.enable()
         with CaptureQueriesContext(connection) as queries:
-            response = client.post(path, json.dumps(body), content_type="application/json", **auth)
+            if args.via == "socket":  # what the tablet's consumer runs for one input message, and sends
+                message = {"type": "deal"} if kind == "deal" else {"type": "input", "hand": hand.pk}
+                cookies = {device_cookie_name(DeviceKind.TABLET, table_id): tokens[table_id]}
+                answer = tablet_inputs.apply(cookies, table_id, {**message, "input": body})
+                tablet_inputs.encode("r", answer, "en")
+                status, result = answer.status, answer.body
+            else:
+                response = client.post(path, json.dumps(body), content_type="application/json", **auth)
+                status = response.status_code
+                result = response.json() if status in (200, 201) else {}
         if args.only == "action":
             profile.disable()
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        if response.status_code not in (200, 201):
-            kind = f"HTTP {response.status_code}"
-        elif kind != "deal" and response.json()["hand"]["status"] != "running":
+        if status not in (200, 201):
+            kind = f"{args.via} {status}"
+        elif kind != "deal" and result["hand"]["status"] != "running":
             kind = "end"
         figures.setdefault(kind, []).append((wall, cpu, len(queries)))
         last_sql[kind] = [q["sql"] for q in queries.captured_queries]
@@ -168,7 +184,10 @@ def main() -> None:
                     (time.perf_counter() - wall, time.process_time() - cpu, len(queries))
                 )
             last_sql[kind] = [q["sql"] for q in queries.captured_queries]
-    print(f"{args.tables} tables, {args.inputs} inputs over {len(table_ids)} tables ({connection.vendor})")
+    print(
+        f"{args.tables} tables, {args.inputs} inputs over {len(table_ids)} tables ({connection.vendor}), "
+        f"inputs {'on the tablet socket' if args.via == 'socket' else 'over HTTP'}"
+    )
     print(f"{'':24} {'count':>6} {'wall ms':>8} {'cpu ms':>8} {'queries':>8}")
     for kind, rows in sorted(figures.items()):
         wall = statistics.median(r[0] for r in rows) * 1000
