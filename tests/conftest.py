@@ -31,6 +31,16 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
         db.setdefault("TEST", {})["NAME"] = os.path.join(folder, "test.sqlite3")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _no_pause_log_after_the_session():
+    """Importing config.asgi (the socket tests) measures the collector's pauses as a server does; the
+    test process is none, and its last collections run after the log's streams are closed."""
+    yield
+    from config import gc_pauses
+
+    gc_pauses.unwatch()
+
+
 @pytest.fixture(autouse=True)
 def _english_to_start_with():
     """Each test starts in the default language: a request in another language (a French clock screen,

@@ -42,7 +42,11 @@
       snapshot: function (data) { self.update(data); },
       status: function (state) { self.status(state); },
       parts: { tablets: function (data, msg) { self.updateTournament(data, msg.version); } },
-      message: function (msg) { if (msg.type === "answer") self.answered(msg); },
+      message: function (msg) {
+        if (msg.type === "answer") self.answered(msg);
+        // A server from before socket inputs (a rolling upgrade): it does not know them, send over HTTP.
+        else if (msg.type === "error" && msg.code === "unknown_message" && self.pending) self.answered({ ref: self.pending.ref, http: true });
+      },
       // A lost server is said within 3 s: a ping every 2 s, unanswered after 1 s (issue 15 item 7).
       pingMs: 2000,
       answerMs: 1000,
@@ -173,7 +177,7 @@
     this.pending = null;
     this.busy = false;
     if (msg.http) {
-      // Staff on a tablet page: their session is checked at each HTTP request.
+      // Staff on a tablet page: their session is checked at each HTTP request (and an older server).
       this.viaSocket = false;
       this.send(pending.label, pending.url, pending.body);
       return;

@@ -190,31 +190,35 @@ def advance_hands(table_ids: list[int], *, most: int, fold: float, bet: float, r
     }
 
 
-def snapshot_cost(build, *args, repeats: int = 15) -> tuple[float, int, int]:
-    """(median seconds, queries, bytes of JSON) of one snapshot built in this process."""
-    build(*args)  # warm caches (content types, translations) once
-    times = []
-    queries = 0
-    payload = None
+def snapshot_costs(build, *ids, repeats: int = 15) -> list[tuple[float, int, int]]:
+    """(median seconds, queries, bytes of JSON) of one snapshot built in this process, for each id.
+    The ids' builds alternate, so whatever else the machine is doing weighs on each alike (a small
+    and a big event are compared)."""
+    times: list[list[float]] = [[] for _ in ids]
+    queries = [0] * len(ids)
+    payloads: list = [None] * len(ids)
+    for object_id in ids:
+        build(object_id)  # warm caches (content types, translations) once
     for _ in range(repeats):
-        with CaptureQueriesContext(connection) as captured:
-            started = time.perf_counter()
-            payload = build(*args)
-            times.append(time.perf_counter() - started)
-        queries = len(captured.captured_queries)
-    return statistics.median(times), queries, len(json.dumps(payload))
+        for n, object_id in enumerate(ids):
+            with CaptureQueriesContext(connection) as captured:
+                started = time.perf_counter()
+                payloads[n] = build(object_id)
+                times[n].append(time.perf_counter() - started)
+            queries[n] = len(captured.captured_queries)
+    return [(statistics.median(times[n]), queries[n], len(json.dumps(payloads[n]))) for n in range(len(ids))]
 
 
-def table_snapshot_cost(table_id: int) -> tuple[float, int, int]:
-    return snapshot_cost(snapshots.table_snapshot, table_id)
+def table_snapshot_costs(*table_ids: int) -> list[tuple[float, int, int]]:
+    return snapshot_costs(snapshots.table_snapshot, *table_ids)
 
 
-def clock_snapshot_cost(tournament_id: int) -> tuple[float, int, int]:
-    return snapshot_cost(snapshots.clock_snapshot, tournament_id)
+def clock_snapshot_costs(*tournament_ids: int) -> list[tuple[float, int, int]]:
+    return snapshot_costs(snapshots.clock_snapshot, *tournament_ids)
 
 
-def director_snapshot_cost(tournament_id: int) -> tuple[float, int, int]:
-    return snapshot_cost(snapshots.director_snapshot, tournament_id)
+def director_snapshot_costs(*tournament_ids: int) -> list[tuple[float, int, int]]:
+    return snapshot_costs(snapshots.director_snapshot, *tournament_ids)
 
 
 def idle_and_busy_tables(tournament_id: int) -> tuple[int | None, int | None]:

@@ -945,25 +945,35 @@ def main(argv=None) -> int:
             driver.profile_dir = log_dir
         result = asyncio.run(drive(args, driver, event, session, ports, sample_cpu, failures))
 
-        # In-process snapshot cost, servers idle.
+        # In-process snapshot cost, servers idle; the small and the big event's builds alternate.
         # A table between hands reads whether it may deal (the halt check); one in a hand does not.
         small_idle, small_busy = load_build.idle_and_busy_tables(reference.tournament_id)
         big_idle, big_busy = load_build.idle_and_busy_tables(event.tournament_id)
         costs = {}
-        for label, table_id in (
-            ("table between hands, 10 tables", small_idle),
-            (f"table between hands, {len(event.tables)} tables", big_idle),
-            ("table in a hand, 10 tables", small_busy),
-            (f"table in a hand, {len(event.tables)} tables", big_busy),
-        ):
-            if table_id is not None:
-                costs[label] = load_build.table_snapshot_cost(table_id)
-        costs["clock, 80 players"] = load_build.clock_snapshot_cost(reference.tournament_id)
-        costs[f"clock, {players} players"] = load_build.clock_snapshot_cost(event.tournament_id)
-        costs["director console, 10 tables"] = load_build.director_snapshot_cost(reference.tournament_id)
-        costs[f"director console, {len(event.tables)} tables"] = load_build.director_snapshot_cost(
-            event.tournament_id
+        pairs = (
+            ("table between hands", "tables", small_idle, big_idle, load_build.table_snapshot_costs),
+            ("table in a hand", "tables", small_busy, big_busy, load_build.table_snapshot_costs),
+            (
+                "clock",
+                "players",
+                reference.tournament_id,
+                event.tournament_id,
+                load_build.clock_snapshot_costs,
+            ),
+            (
+                "director console",
+                "tables",
+                reference.tournament_id,
+                event.tournament_id,
+                load_build.director_snapshot_costs,
+            ),
         )
+        for name, unit, small, big, measure in pairs:
+            if small is None or big is None:
+                continue
+            sizes = (10, len(event.tables)) if unit == "tables" else (80, players)
+            for size, cost in zip(sizes, measure(small, big)):
+                costs[f"{name}, {size} {unit}"] = cost
         report(args, event, driver, result, costs, failures)
     except KeyboardInterrupt as stopped:
         failures.append(f"interrupted ({stopped})")

@@ -1,0 +1,97 @@
+"""The garbage collector's pauses in a server process: measured, logged when long, and kept short.
+
+A daphne server at a big event holds a great many long-lived objects (its sockets' consumers, the
+shared snapshots, the hands kept in memory, Django's and the apps' modules: about 300,000 at 1,250
+tables). CPython's full collection walks every one of them while every socket and request of that
+process waits: 40-270 ms, several times a minute, the whole tail of inputs that otherwise take 7 ms.
+Most of those objects are freed by reference counting when they go (snapshots and engine hands hold
+no cycles), so the collector need not look at them at all: every ``FREEZE_EVERY`` seconds what exists
+is moved out of its sight (``gc.freeze()``) and a full collection walks only what came since. A cycle
+that was alive at a freeze and dies later (a socket that closed) waits for the hourly thaw
+(``THAW_EVERY``), after which one full collection sees everything again. Every collection that still
+takes longer than ``SLOW_MS`` is logged with its generation.
+
+A leaf: it imports no app.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import threading
+import time
+
+logger = logging.getLogger(__name__)
+
+SLOW_MS = 20.0
+FREEZE_EVERY = 30.0  # seconds
+THAW_EVERY = 3600.0  # seconds
+
+_started: list[float] = []
+stats = {"collections": 0, "slow": 0, "longest_ms": 0.0}
+
+
+def _measure(phase: str, info: dict) -> None:
+    if phase == "start":
+        _started.append(time.perf_counter())
+        return
+    if not _started:
+        return
+    took = (time.perf_counter() - _started.pop()) * 1000
+    stats["collections"] += 1
+    stats["longest_ms"] = max(stats["longest_ms"], took)
+    if took >= SLOW_MS:
+        stats["slow"] += 1
+        logger.warning(
+            "garbage collection of generation %s took %.0f ms (%s objects collected)",
+            info.get("generation"),
+            took,
+            info.get("collected"),
+        )
+
+
+def watch() -> None:
+    """Log every collection of this process that takes longer than ``SLOW_MS`` (once per process)."""
+    if _measure not in gc.callbacks:
+        gc.callbacks.append(_measure)
+
+
+def unwatch() -> None:
+    """Stop measuring (a process that is no server: the test suite, at its end)."""
+    while _measure in gc.callbacks:
+        gc.callbacks.remove(_measure)
+
+
+def settle() -> None:
+    """After start-up: what exists now lives as long as the process, so no collection walks it again."""
+    gc.collect()
+    gc.freeze()
+
+
+def tend(last_thaw: float, now: float, thaw_every: float = THAW_EVERY) -> float:
+    """One turn of the keeper: everything thawed when ``thaw_every`` has passed since the last thaw,
+    else what exists frozen. Returns when the last thaw was."""
+    if now - last_thaw >= thaw_every:
+        gc.unfreeze()  # the next full collection walks everything and frees the cycles kept
+        return now
+    gc.freeze()
+    return last_thaw
+
+
+_keeper: list[threading.Thread] = []
+
+
+def keep_settling() -> None:
+    """From now on (once per process), ``tend`` every ``FREEZE_EVERY`` seconds, in a daemon thread:
+    it only moves the collector's lists."""
+    if _keeper:
+        return
+
+    def run():
+        last_thaw = time.monotonic()
+        while True:
+            time.sleep(FREEZE_EVERY)
+            last_thaw = tend(last_thaw, time.monotonic())
+
+    _keeper.append(threading.Thread(target=run, name="gc-freeze", daemon=True))
+    _keeper[0].start()

@@ -1,0 +1,60 @@
+"""The server's garbage-collection pauses (config.gc_pauses): a long one is logged, and what the
+server imported at start-up is kept out of every later collection."""
+
+import gc
+import logging
+
+import pytest
+
+from config import gc_pauses
+
+
+@pytest.fixture(autouse=True)
+def _watched():
+    yield
+    gc_pauses.unwatch()
+
+
+def test_a_collection_longer_than_the_limit_is_logged_with_its_generation(monkeypatch, caplog):
+    monkeypatch.setattr(gc_pauses, "SLOW_MS", 0.0)  # every collection counts as slow here
+    gc_pauses.watch()
+    gc_pauses.watch()  # once per process, however often it is asked
+    assert gc.callbacks.count(gc_pauses._measure) == 1
+    before = dict(gc_pauses.stats)
+    with caplog.at_level(logging.WARNING, logger="config.gc_pauses"):
+        gc.collect()
+    assert any("garbage collection of generation 2 took" in r.getMessage() for r in caplog.records)
+    assert gc_pauses.stats["slow"] > before["slow"] and gc_pauses.stats["collections"] > before["collections"]
+
+
+def test_a_quick_collection_is_counted_but_not_logged(monkeypatch, caplog):
+    monkeypatch.setattr(gc_pauses, "SLOW_MS", 10_000.0)
+    gc_pauses.watch()
+    with caplog.at_level(logging.WARNING, logger="config.gc_pauses"):
+        gc.collect(0)
+    assert not [r for r in caplog.records if r.name == "config.gc_pauses"]
+
+
+def test_settling_moves_what_exists_out_of_the_collectors_sight():
+    try:
+        gc.unfreeze()
+        kept = [object() for _ in range(10)]  # alive now, as the server's modules are at start-up
+        assert gc.get_freeze_count() == 0
+        gc_pauses.settle()
+        assert gc.get_freeze_count() > len(kept)
+        assert not any(o is kept for o in gc.get_objects())  # no collection walks them any more
+    finally:
+        gc.unfreeze()
+
+
+def test_what_the_server_holds_is_frozen_every_turn_and_thawed_every_hour():
+    try:
+        gc.unfreeze()
+        held = [[n] for n in range(100)]  # snapshots and hands the server keeps
+        assert gc_pauses.tend(last_thaw=0.0, now=10.0, thaw_every=3600.0) == 0.0
+        assert gc.get_freeze_count() >= len(held)
+        # An hour on: everything thawed, so a cycle kept since a freeze is freed by the next collection.
+        assert gc_pauses.tend(last_thaw=0.0, now=3600.0, thaw_every=3600.0) == 3600.0
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.unfreeze()
