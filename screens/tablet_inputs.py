@@ -34,7 +34,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, serializers
 from rest_framework.utils.encoders import JSONEncoder
 
-from config.api import StrictIdField, exception_handler
+from config.api import MAX_ID, StrictIdField, exception_handler
 from config.overload import RETRY_AFTER_SECONDS
 from config.throttling import parse_rate, rate_for
 from dealing import services
@@ -92,6 +92,11 @@ class _Envelope(serializers.Serializer):
 
 
 def _malformed(message: dict) -> exceptions.ValidationError | None:
+    hand = message.get("hand")
+    if isinstance(message.get("input"), dict) and (
+        type(hand) is int and 1 <= hand <= MAX_ID if message.get("type") == "input" else hand is None
+    ):
+        return None  # well formed: no serializer built for each input (the next check builds one)
     envelope = _Envelope(data={k: message[k] for k in ("hand", "input") if k in message})
     if not envelope.is_valid():
         return exceptions.ValidationError(envelope.errors)

@@ -289,7 +289,11 @@ def test_the_controls_follow_the_state_and_the_clock_has_hotkeys(server, directo
     page = director
     page.goto(f"{base}/console/{tid}/")
     expect(page.locator("[data-action=pause]")).to_have_count(0)  # nothing to pause before the start
-    page.click("[data-action=start]")
+    # A form post: the page is loaded again. The live push may show "Running" on the old page first,
+    # so the keys below wait for the new one (a key typed during the load is lost).
+    with page.expect_navigation():
+        page.click("[data-action=start]")
+    page.wait_for_load_state("load")
     expect(page.locator("[data-role=phase]")).to_have_text("Running")
     expect(page.locator("[data-action=start]")).to_have_count(0)
     expect(page.locator("[data-action=resume]")).to_have_count(0)
