@@ -82,6 +82,21 @@ _locked_hand = PreparedQuery(
     )
 )
 _EVENTS = connection.ops.quote_name(HandEvent._meta.db_table)
+# Read on every deal (a tenth of a big event's inputs): their SQL is built once too.
+_table_for_deal = PreparedQuery(
+    lambda pk: Table.objects.select_for_update(no_key=True).filter(pk=pk).order_by()[:1]
+)
+_tournament_for_deal = PreparedQuery(
+    lambda pk: Tournament.objects.select_related("structure").filter(pk=pk).order_by()[:1]
+)
+_last_hand_at = PreparedQuery(lambda table_id: Hand.objects.filter(table_id=table_id).order_by("-number")[:1])
+_seated = PreparedQuery(
+    lambda table_id: (
+        Seat.objects.filter(table_id=table_id, entry__isnull=False)
+        .select_related("entry", "entry__player")
+        .order_by("number")
+    )
+)
 
 
 def event_rows(hand: Hand) -> list[HandEvent]:
@@ -237,11 +252,7 @@ def _dealt_in(table, seats=None) -> list:
     seats as the caller read them, in seat order, with their entries (a table snapshot has them)."""
 
     if seats is None:
-        seats = (
-            Seat.objects.filter(table=table, entry__isnull=False)
-            .select_related("entry", "entry__player")
-            .order_by("number")
-        )
+        seats = _seated(table.pk)
     return [
         seat
         for seat in seats
@@ -253,7 +264,7 @@ def _dealt_in(table, seats=None) -> list:
 
 
 def _last_hand(table) -> Hand | None:
-    return Hand.objects.filter(table=table).order_by("-number").first()
+    return _last_hand_at.first(table.pk)
 
 
 _UNREAD = object()
@@ -429,7 +440,10 @@ def start_next_hand(
     are the level's (R8.2), else 422 ``blinds_mismatch``."""
 
     with transaction.atomic():
-        table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
+        locked = _table_for_deal.first(table.pk)
+        if locked is None:
+            raise Table.DoesNotExist(f"table {table.pk}")
+        table = locked
         if client_action_id:
             started = HandEvent.objects.filter(
                 hand__table=table, seq=0, client_action_id=client_action_id
@@ -445,7 +459,7 @@ def start_next_hand(
                 _check_blinds(started.hand.config, expected_blinds)
                 started.hand.replayed = True
                 return started.hand
-        tournament = Tournament.objects.select_related("structure").get(pk=table.tournament_id)
+        tournament = _tournament_for_deal.first(table.tournament_id)
         table.tournament = tournament  # no second read of it below
         last = _last_hand(table)
         _check_can_deal(tournament, table, last)
