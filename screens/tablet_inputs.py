@@ -7,6 +7,8 @@ more than the input itself: the request's parsing, the middleware, DRF's authent
 throttle's cache round trip, and then the tablet's ``refresh`` message after the answer. Over the
 socket the tablet is already known (its device cookie, checked again at each input exactly as the
 HTTP path checks it), and the snapshot that shows the input follows the answer on the same socket.
+Measured with tests/bench/load_event.py on two cores: the event carried 145 inputs a second over
+HTTP and 245-250 over the sockets, and daphne's CPU per input went from 11.8 to 7.8 ms.
 
 A message is ``{"type": "input", "ref": r, "hand": id, "input": {...}}`` (an action, cards, a
 show or muck, a run-out step: ``dealing.serializers.InputSerializer``) or ``{"type": "deal", "ref": r,
