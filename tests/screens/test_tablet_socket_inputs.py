@@ -112,6 +112,14 @@ def _bad_inputs(hand, options, other_hand):
     return [
         ("unknown field", {**good, "action": "fold", "colour": "red"}, 400, "invalid"),
         ("amount as text", {**good, "action": "raise", "amount": "200"}, 400, "invalid"),
+        ("a fold with an amount", {**good, "action": "fold", "amount": 100}, 400, "invalid"),
+        ("a raise without one", {**good, "action": "raise"}, 400, "invalid"),
+        (
+            "no client_action_id",
+            {"type": "action", "seat": seat, "action": "fold", "expected_seq": seq},
+            400,
+            "invalid",
+        ),
         (
             "not a card",
             {"type": "board", "cards": ["Zz"], "client_action_id": "bad-2", "expected_seq": seq},
