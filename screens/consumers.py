@@ -23,6 +23,7 @@ from config import live
 from config.limits import WebSocketMessageError, websocket_json
 from config.permissions import is_staff
 from config.prepared import PreparedQuery
+from config.throttling import LocalRate
 from tables.models import Table
 from tournaments.models import Tournament
 
@@ -296,7 +297,8 @@ class TableConsumer(LiveConsumer):
         # The paired tablet sends its inputs on this socket (screens.tablet_inputs); staff on a tablet
         # page send theirs over HTTP, where their session is checked at each request.
         self.takes_inputs = device is not None
-        self.input_rate = tablet_inputs.InputRate()
+        # The HTTP API's per-device rate, counted per socket: a socket is one tablet.
+        self.input_rate = LocalRate("device")
         self.answer_language = tablet_inputs.browser_language(self.scope)
         # Shared by every tablet of the tournament on this server: a level change is one build.
         self.extra_keys = {("tablets", self.tournament_id): self.build_tablets_snapshot}
@@ -357,7 +359,7 @@ class TableConsumer(LiveConsumer):
         if not self.takes_inputs:
             await self.send_json({"type": "answer", "ref": ref, "http": True})
             return
-        wait = self.input_rate.wait()
+        wait = self.input_rate.take()
         if wait is not None:
             answer = tablet_inputs.throttled(wait)
         else:

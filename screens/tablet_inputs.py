@@ -21,11 +21,9 @@ send over HTTP, where their session is checked at each request.
 
 from __future__ import annotations
 
-import collections
 import json
 import logging
 import threading
-import time
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 
@@ -37,9 +35,8 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, serializers
 from rest_framework.utils.encoders import JSONEncoder
 
-from config.api import MAX_ID, StrictIdField, exception_handler
+from config.api import StrictIdField, exception_handler
 from config.overload import RETRY_AFTER_SECONDS
-from config.throttling import parse_rate, rate_for
 from dealing import services
 from dealing.permissions import DealingPermission, body_table_id, hand_table
 from dealing.serializers import InputSerializer, StartHandSerializer
@@ -85,27 +82,16 @@ def _error(exc: Exception) -> Answer:
     return Answer(response.status_code, dict(response.data))
 
 
-class _Envelope(serializers.Serializer):
-    """The message around the input (its ``type`` and ``ref`` are the consumer's): a hand id for an
-    input, and the input as a JSON object. Checked first (400, nothing changed); the input itself is
-    checked by the API's own serializer after who may send it, in the HTTP API's order."""
+class _DealMessage(serializers.Serializer):
+    """The message around a deal's input (its ``type`` and ``ref`` are the consumer's). Checked before
+    the input itself, which the API's own serializer checks after who may send it (the HTTP API's
+    order). 400, nothing changed."""
 
-    hand = StrictIdField(required=False)
     input = serializers.DictField()
 
 
-def _malformed(message: dict) -> exceptions.ValidationError | None:
-    hand = message.get("hand")
-    if isinstance(message.get("input"), dict) and (
-        type(hand) is int and 1 <= hand <= MAX_ID if message.get("type") == "input" else hand is None
-    ):
-        return None  # well formed: no serializer built for each input (the next check builds one)
-    envelope = _Envelope(data={k: message[k] for k in ("hand", "input") if k in message})
-    if not envelope.is_valid():
-        return exceptions.ValidationError(envelope.errors)
-    if message.get("type") == "input" and "hand" not in message:
-        return exceptions.ValidationError({"hand": [StrictIdField().error_messages["required"]]})
-    return None
+class _InputMessage(_DealMessage):
+    hand = StrictIdField()
 
 
 NOT_PAIRED = _("This device is not paired or has been revoked. Pair it again.")
@@ -126,15 +112,13 @@ def apply(cookies: dict, table_id: int, message: dict) -> Answer:
     device = None
     try:
         device = _device(cookies, table_id)
-        wrong = _malformed(message)
         if device is None:
             answer = _error(exceptions.AuthenticationFailed(NOT_PAIRED))
-        elif wrong is not None:
-            answer = _error(wrong)
         elif message["type"] == "deal":
-            answer = _deal(device, table_id, message["input"])
+            answer = _deal(device, table_id, _validated(_DealMessage, message)["input"])
         else:
-            answer = _act(device, message["hand"], message["input"])
+            envelope = _validated(_InputMessage, message)
+            answer = _act(device, envelope["hand"], envelope["input"])
     except (OperationalError, InterfaceError) as error:  # as config.overload answers HTTP
         logger.warning("overloaded, answered 503 on a tablet socket (table %s): %s", table_id, error)
         answer = Answer(
@@ -157,7 +141,7 @@ def apply(cookies: dict, table_id: int, message: dict) -> Answer:
                     "code": "error",
                 },
             )
-    answer.language = device.language or None if device is not None else None
+    answer.language = (device.language or None) if device is not None else None
     return answer
 
 
@@ -252,27 +236,6 @@ def encode(ref, answer: Answer, fallback_language: str) -> str:
             cls=JSONEncoder,
             ensure_ascii=False,
         )
-
-
-class InputRate:
-    """The HTTP API's per-device rate (``THROTTLE_RATES["device"]``), counted per socket in memory: a
-    socket is one tablet, so no shared cache round trip is needed for each input."""
-
-    def __init__(self):
-        self.count, self.seconds = parse_rate(rate_for("device"))
-        self.times: collections.deque[float] = collections.deque()
-
-    def wait(self) -> int | None:
-        """None when one more input is allowed (and counted), else the seconds to wait."""
-        if self.count is None:
-            return None
-        now = time.monotonic()
-        while self.times and self.times[0] <= now - self.seconds:
-            self.times.popleft()
-        if len(self.times) >= self.count:
-            return max(1, int(self.times[0] + self.seconds - now) + 1)
-        self.times.append(now)
-        return None
 
 
 def throttled(wait: int) -> Answer:
