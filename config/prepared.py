@@ -17,6 +17,10 @@ the query is first prepared. Model instances, ``select_related`` and the fields'
 Django's own; ``prefetch_related`` and known related objects (a related manager's instance) are not
 carried over: set them on the results where they are needed.
 
+The writes of every dealer input (its events, the hand's public view) are as fixed: ``insert_rows``
+and ``update_row`` build their SQL once per model and fields, and prepare each value with the field's
+own ``get_db_prep_save``, as ``bulk_create`` and ``QuerySet.update`` do.
+
 A leaf: it imports no app.
 """
 
@@ -28,7 +32,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import connections
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.db.models.query import ModelIterable, get_related_populators
 
 _markers = itertools.count(1)
@@ -150,3 +154,79 @@ class PreparedQuery:
             )
             self._compiled[alias] = compiled
             return compiled
+
+
+# ---------------------------------------------------------------- writes of a fixed shape
+
+_write_sql: dict[tuple, str] = {}
+
+
+def _plain_fields(model: type[Model], names) -> list:
+    fields = [model._meta.get_field(name) for name in names]
+    for field in fields:
+        # A field with its own placeholder (a geometry, an expression default) needs Django's compiler.
+        if not field.concrete or hasattr(field, "get_placeholder"):
+            raise UnpreparableQuery(
+                f"{model.__name__}.{field.name} cannot be written by a prepared statement"
+            )
+    return fields
+
+
+def insert_rows(objs: list[Model], fields: tuple[str, ...], *, using: str = "default") -> None:
+    """INSERT ``objs`` (instances of one model with an auto primary key) with the values of ``fields``,
+    and set their primary keys, as ``bulk_create`` does, with the SQL built once per model, fields and
+    row count. ``pre_save`` runs as in a save (``auto_now_add`` is set); no signal is sent, as with
+    ``bulk_create``."""
+    if not objs:
+        return
+    connection = connections[using]
+    model = type(objs[0])
+    if not connection.features.can_return_rows_from_bulk_insert:
+        model._base_manager.using(using).bulk_create(objs)
+        return
+    key = ("insert", model, fields, len(objs), connection.vendor)
+    model_fields = _plain_fields(model, fields)
+    sql = _write_sql.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        row = "(" + ", ".join(["%s"] * len(model_fields)) + ")"
+        sql = _write_sql[key] = (
+            f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in model_fields)}) "
+            f"VALUES {', '.join([row] * len(objs))} RETURNING {quote(model._meta.pk.column)}"
+        )
+    params = [
+        field.get_db_prep_save(field.pre_save(obj, True), connection)
+        for obj in objs
+        for field in model_fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        keys = cursor.fetchall()
+    for obj, (pk,) in zip(objs, keys, strict=True):  # RETURNING gives the rows in the VALUES' order
+        obj.pk = pk
+        obj._state.adding = False
+        obj._state.db = using
+
+
+def update_row(model: type[Model], pk, *, using: str = "default", **values) -> int:
+    """``model.objects.filter(pk=pk).update(**values)`` for plain values (no expressions), with the SQL
+    built once per model and fields. Returns the number of rows changed (0 or 1)."""
+    connection = connections[using]
+    names = tuple(values)
+    model_fields = _plain_fields(model, names)
+    for name, value in values.items():
+        if hasattr(value, "resolve_expression"):
+            raise UnpreparableQuery(f"{name}: only plain values can be written by a prepared statement")
+    key = ("update", model, names, connection.vendor)
+    sql = _write_sql.get(key)
+    if sql is None:
+        quote = connection.ops.quote_name
+        assignments = ", ".join(f"{quote(f.column)} = %s" for f in model_fields)
+        sql = _write_sql[key] = (
+            f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {quote(model._meta.pk.column)} = %s"
+        )
+    params = [field.get_db_prep_save(values[field.name], connection) for field in model_fields]
+    params.append(model._meta.pk.get_db_prep_value(pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount

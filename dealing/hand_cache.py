@@ -19,7 +19,7 @@ from dealing.engine.hand import Hand as EngineHand
 # More than one running hand per table of the biggest event (1,250 tables), few megabytes in all.
 CAPACITY = 2048
 
-_kept: OrderedDict[int, tuple[int, EngineHand]] = OrderedDict()
+_kept: OrderedDict[int, tuple[int, EngineHand, int]] = OrderedDict()  # hand -> (seq, engine, table)
 _lock = threading.Lock()
 
 
@@ -32,12 +32,19 @@ def take(hand_id: int, seq: int) -> EngineHand | None:
     return kept[1]
 
 
-def keep_after_commit(hand_id: int, seq: int, engine: EngineHand) -> None:
+def table_of(hand_id: int) -> int | None:
+    """The table of a kept hand (a hand never changes table), or None: who may act on a hand is
+    decided by its table, and a kept hand's needs no read."""
+    kept = _kept.get(hand_id)
+    return kept[2] if kept is not None else None
+
+
+def keep_after_commit(hand_id: int, seq: int, engine: EngineHand, table_id: int) -> None:
     """Keep the hand at event ``seq`` once this transaction commits (nothing is kept on a rollback)."""
 
     def keep():
         with _lock:
-            _kept[hand_id] = (seq, engine)
+            _kept[hand_id] = (seq, engine, table_id)
             _kept.move_to_end(hand_id)
             while len(_kept) > CAPACITY:
                 _kept.popitem(last=False)

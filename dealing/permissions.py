@@ -12,6 +12,7 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from config.permissions import is_staff, may, refusal
 from config.prepared import PreparedQuery
 
+from . import hand_cache
 from .models import Hand
 
 
@@ -33,8 +34,17 @@ def can_view_deck(user) -> bool:
 
 
 # The hand's table only, unordered (Hand's default order would join its table), its SQL built once.
-# Also read by the tablet's socket inputs (screens.tablet_inputs) for the same check.
 hand_table = PreparedQuery(lambda pk: Hand.objects.only("pk", "table_id").filter(pk=pk).order_by()[:1])
+
+
+def hand_for_check(pk: int) -> Hand | None:
+    """The hand ``pk`` with its table only, to decide who may act on it (the HTTP API and the tablet's
+    socket): a hand this process keeps between inputs (``dealing.hand_cache``) is not read for it,
+    since a hand never changes table; any other hand is read. None if there is no such hand."""
+    table_id = hand_cache.table_of(pk)
+    if table_id is not None:
+        return Hand(pk=pk, table_id=table_id)
+    return hand_table.first(pk)
 
 
 def request_table_id(request, view) -> int | None:
@@ -46,7 +56,7 @@ def request_table_id(request, view) -> int | None:
     if "pk" in kwargs:
         # Only the hand's table: the input's service locks and reads the whole hand next. Kept on the
         # view, so it does not look the hand up again.
-        hand = hand_table.first(int(kwargs["pk"]))
+        hand = hand_for_check(int(kwargs["pk"]))
         view.permission_hand = hand
         return hand.table_id if hand is not None else None
     return body_table_id(request.data if hasattr(request, "data") else None)

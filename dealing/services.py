@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
-from config.prepared import PreparedQuery
+from config.prepared import PreparedQuery, insert_rows, update_row
 from dealing.engine import positions as engine_positions
 from dealing.engine import seed_commitment, shuffled_deck
 from dealing.engine.errors import RuleError as EngineRuleError
@@ -195,7 +195,7 @@ def _refresh_views(hand: Hand, seq: int) -> dict:
 
 
 def _save_views(hand: Hand, views: dict, seq: int) -> None:
-    Hand.objects.filter(pk=hand.pk).update(state=views["public"], state_seq=seq)
+    update_row(Hand, hand.pk, state=views["public"], state_seq=seq)
     vault.store_full_view(hand, views["full"], seq)
     hand.state, hand.state_seq = views["public"], seq
 
@@ -366,6 +366,20 @@ def _next_number(table) -> int:
     return (top or 0) + 1
 
 
+# Every column of an event: one INSERT of a shape built once (config.prepared), on every input.
+EVENT_FIELDS = (
+    "hand",
+    "seq",
+    "type",
+    "payload",
+    "actor",
+    "device",
+    "client_action_id",
+    "request_digest",
+    "created_at",
+)
+
+
 def _append(
     hand: Hand,
     events: list[dict],
@@ -396,7 +410,7 @@ def _append(
                 request_digest=digest if first else "",
             )
         )
-    HandEvent.objects.bulk_create(rows)
+    insert_rows(rows, EVENT_FIELDS)
     vault.add_events(hand, dealt)
     return rows
 
@@ -527,7 +541,7 @@ def start_next_hand(
         if engine.done:  # everybody all-in on the blinds: the hand plays itself out
             _finish(hand, engine, actor=actor)
         else:
-            hand_cache.keep_after_commit(hand.pk, len(engine.events) - 1, engine)
+            hand_cache.keep_after_commit(hand.pk, len(engine.events) - 1, engine, hand.table_id)
         hand.replayed = False
         return hand
 
@@ -541,7 +555,7 @@ def _store_public_view(hand: Hand, engine: EngineHand, seq: int) -> None:
     full one (the deck-prep role's, rare) is left behind and rebuilt from the events when asked for
     (``full_view``): an input then computes, encodes and writes one view, not two."""
     public = engine.view(public=True)
-    Hand.objects.filter(pk=hand.pk).update(state=public, state_seq=seq)
+    update_row(Hand, hand.pk, state=public, state_seq=seq)
     hand.state, hand.state_seq = public, seq
 
 
@@ -691,7 +705,7 @@ def apply_input(
         if engine.done:
             _finish(hand, engine, actor=actor)
         else:
-            hand_cache.keep_after_commit(hand.pk, end, engine)
+            hand_cache.keep_after_commit(hand.pk, end, engine, hand.table_id)
         return ActionResult(hand, current + 1, end, events=new_rows)
 
 

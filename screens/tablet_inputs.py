@@ -38,7 +38,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from config.api import StrictIdField, exception_handler
 from config.overload import RETRY_AFTER_SECONDS
 from dealing import services
-from dealing.permissions import DealingPermission, body_table_id, hand_table
+from dealing.permissions import DealingPermission, body_table_id, hand_for_check
 from dealing.serializers import InputSerializer, StartHandSerializer
 from tables.models import Table
 
@@ -166,7 +166,7 @@ def _forbidden() -> Answer:
 
 
 def _act(device: Device, hand_id: int, body: dict) -> Answer:
-    hand = hand_table.first(hand_id)
+    hand = hand_for_check(hand_id)
     if hand is None:
         return _error(exceptions.NotFound())
     if not device.may_operate_table(hand.table_id):

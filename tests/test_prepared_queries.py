@@ -4,11 +4,13 @@ with, its SQL built once (issue 11: the ORM's compiling cost more than the datab
 import datetime
 
 import pytest
-from django.db import connection
-from django.db.models import Q
+from django.db import IntegrityError, connection, transaction
+from django.db.models import F, Q
 from django.test.utils import CaptureQueriesContext
 
-from config.prepared import PreparedQuery, UnpreparableQuery
+from config.prepared import PreparedQuery, UnpreparableQuery, insert_rows, update_row
+from dealing.models import Hand, HandEvent
+from dealing.services import EVENT_FIELDS
 from tables.models import Seat, Table
 from tests.factories import make_table
 from tournaments.models import Entry
@@ -79,3 +81,58 @@ def test_an_argument_used_twice_and_constant_values_are_both_kept():
 def test_a_shape_that_cannot_be_prepared_is_refused_at_its_first_call(build, argument):
     with pytest.raises(UnpreparableQuery):
         PreparedQuery(build)(argument)
+
+
+def _event_columns(hand_id):
+    return list(
+        HandEvent.objects.filter(hand_id=hand_id)
+        .order_by("seq")
+        .values_list("seq", "type", "payload", "device", "client_action_id", "request_digest", "created_at")
+    )
+
+
+def test_prepared_inserts_store_what_bulk_create_stores_and_give_each_row_its_key():
+    """The dealer input's events (dealing.services._append) are written by ``insert_rows``: the same
+    rows as the ORM's bulk_create, JSON, NULLs and the auto_now_add time included, keys in order."""
+    _tournament, table = make_table(stacks=(1000, 2000))
+    hands = [Hand.objects.create(table=table, number=n, config={}) for n in (1, 2)]
+
+    def events(hand):
+        return [
+            HandEvent(hand=hand, seq=0, type="blinds", payload={"posted": {"1": 50}, "é": [None, 1.5]}),
+            HandEvent(hand=hand, seq=1, type="action", payload={}, device="tablet 1", client_action_id="a1"),
+            HandEvent(
+                hand=hand, seq=2, type="deal", payload={"cards": ["As", "Kd"]}, request_digest="d" * 64
+            ),
+        ]
+
+    ours, django = events(hands[0]), events(hands[1])
+    insert_rows(ours, EVENT_FIELDS)
+    HandEvent.objects.bulk_create(django)
+    assert [e.pk for e in ours] == sorted(e.pk for e in ours)
+    assert [e.pk for e in ours] == list(
+        HandEvent.objects.filter(hand=hands[0]).order_by("seq").values_list("pk", flat=True)
+    )
+    assert all(not e._state.adding for e in ours)
+    mine, theirs = _event_columns(hands[0].pk), _event_columns(hands[1].pk)
+    assert [row[:-1] for row in mine] == [row[:-1] for row in theirs]
+    assert all(row[-1] is not None for row in mine)  # created_at set, as auto_now_add does
+    insert_rows([], EVENT_FIELDS)  # nothing to write: nothing written
+    with pytest.raises(IntegrityError), transaction.atomic():  # the (hand, seq) constraint still holds
+        insert_rows(events(hands[0])[:1], EVENT_FIELDS)
+
+
+def test_a_prepared_update_changes_one_row_as_queryset_update_does():
+    _tournament, table = make_table(stacks=(1000, 2000))
+    first, second = (Hand.objects.create(table=table, number=n, config={"n": n}) for n in (1, 2))
+    assert update_row(Hand, first.pk, state={"phase": "flop", "board": ["2c"]}, state_seq=7) == 1
+    assert update_row(Hand, first.pk, state=None, state_seq=8) == 1  # None is SQL NULL, as update() writes it
+    assert update_row(Hand, 10**12, state_seq=1) == 0
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.state, first.state_seq) == (None, 8)
+    assert (second.state, second.state_seq) == (None, -1)  # the other row untouched
+    update_row(Hand, second.pk, state={"phase": "flop"}, state_seq=3)
+    assert Hand.objects.get(pk=second.pk).state == {"phase": "flop"}
+    with pytest.raises(UnpreparableQuery):
+        update_row(Hand, first.pk, state_seq=F("state_seq") + 1)  # an expression needs the ORM

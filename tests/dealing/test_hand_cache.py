@@ -100,9 +100,9 @@ def test_a_refused_input_leaves_nothing_half_done(staff):
 
 def test_a_kept_hand_is_used_only_at_the_event_it_was_kept_at():
     engine = object()
-    hand_cache._kept[7] = (12, engine)
+    hand_cache._kept[7] = (12, engine, 3)
     assert hand_cache.take(7, 13) is None  # the log moved on: rebuild
     assert hand_cache.take(7, 12) is None  # and it was dropped
-    hand_cache._kept[7] = (12, engine)
+    hand_cache._kept[7] = (12, engine, 3)
     assert hand_cache.take(7, 12) is engine
     assert hand_cache.take(7, 12) is None  # taken: owned by one input at a time
