@@ -106,3 +106,38 @@ def test_a_kept_hand_is_used_only_at_the_event_it_was_kept_at():
     hand_cache._kept[7] = (12, engine, 3)
     assert hand_cache.take(7, 12) is engine
     assert hand_cache.take(7, 12) is None  # taken: owned by one input at a time
+
+
+def test_a_kept_hand_is_checked_against_its_own_table_without_a_read(staff, django_assert_num_queries):
+    """Who may act on a hand is decided by its table: for a hand this process keeps, the table comes
+    from the kept hand (no read), and a tablet paired to another table is still refused (403) with
+    nothing written, while the hand's own tablet acts."""
+    from rest_framework.test import APIClient
+
+    from dealing.permissions import hand_for_check
+    from screens.models import DeviceKind
+    from screens.pairing import create_pairing_code, redeem_pairing_code
+    from tables.models import Table
+
+    tournament, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1, other_tables=[2])
+    other = Table.objects.filter(tournament=tournament).exclude(pk=table.pk).get()
+    hand = services.start_next_hand(table, actor=staff)
+    assert hand_cache.table_of(hand.pk) == table.pk  # kept after the deal's commit
+    with django_assert_num_queries(0):
+        assert hand_for_check(hand.pk).table_id == table.pk
+
+    def tablet(at):
+        _device, token = redeem_pairing_code(
+            create_pairing_code(tournament=tournament, kind=DeviceKind.TABLET, table=at).code
+        )
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Device {token}")
+        return client
+
+    body = {**next_input(hand), "expected_seq": services.last_seq(hand), "client_action_id": "k1"}
+    refused = tablet(other).post(f"/api/hands/{hand.pk}/actions/", body, format="json")
+    assert refused.status_code == 403
+    assert services.last_seq(hand) == body["expected_seq"]  # nothing written
+    accepted = tablet(table).post(f"/api/hands/{hand.pk}/actions/", body, format="json")
+    assert accepted.status_code == 200, accepted.content
+    assert services.last_seq(hand) > body["expected_seq"]
