@@ -1174,6 +1174,39 @@ def say_phase(phase: Phase) -> None:
     )
 
 
+def cpu_per_input(phases: list[Phase], names: list[str]) -> list[tuple]:
+    """Rows of CPU ms per answered input by process, for each rate, and the marginal cost between
+    successive rates (cores busy over inputs a second: what the servers spend anyway drops out)."""
+    rows = []
+    rates = [p for p in phases if p.ok() and not p.name.startswith("probe")]
+
+    def per_input(label: str, cores: dict, inputs_per_second: float) -> tuple:
+        # ms of CPU per input = cores busy / inputs a second * 1000
+        each = [cores[n] * 1000 / inputs_per_second for n in names]
+        return (label, f"{sum(each):.2f}", *(f"{x:.2f}" for x in each))
+
+    def cores_of(p) -> dict:
+        wall = p.cpu.get("_wall", 0) or 1e-9
+        return {n: p.cpu.get(n, 0) / wall for n in names}
+
+    for i, p in enumerate(rates):
+        wall = p.cpu.get("_wall", 0) or 1e-9
+        rows.append(per_input(p.name, cores_of(p), p.ok() / wall))
+        if i:
+            before = rates[i - 1]
+            extra_rate = p.ok() / wall - before.ok() / (before.cpu.get("_wall", 0) or 1e-9)
+            if extra_rate > 1:
+                now, then = cores_of(p), cores_of(before)
+                rows.append(
+                    per_input(
+                        f"marginal {before.name} -> {p.name}",
+                        {n: now[n] - then[n] for n in names},
+                        extra_rate,
+                    )
+                )
+    return rows
+
+
 def report(args, event, driver: Driver, result: Result, costs: dict, failures: list[str]) -> None:
     say("")
     say("=" * 100)
@@ -1290,6 +1323,24 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
             (stage, f"{wall:.1f}", *(f"{cpu.get(n, 0):.1f} ({cpu.get(n, 0) / wall:.2f})" for n in names))
         )
     say(table_of_figures(rows, ("stage", "wall s", *names)))
+    say("")
+    say(
+        "CPU ms per answered input, by process (where the limit is); 'marginal': the extra CPU of each "
+        "extra input from one rate to the next, without what the servers spend anyway (pings, idle sockets)"
+    )
+    rows = cpu_per_input(result.phases, names)
+    say(table_of_figures(rows, ("rate", "all", *names)))
+    say("")
+    say("POST p99 by kind of input (ms)")
+    say(
+        table_of_figures(
+            [
+                (p.name, *(ms(percentile(p.post[kind], 99)) for kind in ("action", "deal", "end")))
+                for p in result.phases
+            ],
+            ("rate", "act p99", "deal p99", "end p99"),
+        )
+    )
     say("=" * 100)
 
 
