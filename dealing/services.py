@@ -380,7 +380,7 @@ EVENT_FIELDS = (
 )
 
 
-def _append(
+def _event_rows(
     hand: Hand,
     events: list[dict],
     *,
@@ -389,7 +389,9 @@ def _append(
     device: str = "",
     client_action_id: str | None = None,
     digest: str = "",
-) -> list[HandEvent]:
+) -> tuple[list[HandEvent], dict[int, dict]]:
+    """The log's rows for new events (secrets blanked) and the dealt form of those that hide some
+    (their seq -> the event as dealt), for the vault."""
     user = _user(actor)
     rows = []
     dealt = {}
@@ -410,6 +412,12 @@ def _append(
                 request_digest=digest if first else "",
             )
         )
+    return rows, dealt
+
+
+def _append(hand: Hand, events: list[dict], *, start_seq: int, **recorded) -> list[HandEvent]:
+    """Write new events of a running hand: the rows to its log, their dealt secrets to the vault."""
+    rows, dealt = _event_rows(hand, events, start_seq=start_seq, **recorded)
     insert_rows(rows, EVENT_FIELDS)
     vault.add_events(hand, dealt)
     return rows
@@ -514,7 +522,10 @@ def start_next_hand(
         except EngineRuleError as error:
             raise _from_engine(error) from None
         user = _user(actor)
-        # The commitment is stored with the hand, before any card is shown to anyone (RULES 7.6).
+        seq = len(engine.events) - 1
+        views = eventlog.snapshot(engine)
+        # The commitment is stored with the hand, before any card is shown to anyone (RULES 7.6); the
+        # hand is written once with its public view, its secrets once with their full view.
         hand = Hand.objects.create(
             table=table,
             number=number,
@@ -524,9 +535,10 @@ def start_next_hand(
             status=Hand.Status.RUNNING,
             started_by=user,
             seats={str(s.number): {"entry": s.entry_id, "chips": s.entry.chips} for s in seats},
+            state=views["public"],
+            state_seq=seq,
         )
-        vault.create(hand, seed)  # the seed and the dealt cards: the deck-prep role only (RULES 7.6)
-        _append(
+        rows, dealt = _event_rows(
             hand,
             engine.events,
             start_seq=0,
@@ -535,13 +547,15 @@ def start_next_hand(
             digest="start",
             client_action_id=client_action_id or None,
         )
+        # The seed, the dealt cards and the full view: the deck-prep role only (RULES 7.6).
+        vault.create(hand, seed, dealt=dealt, full_view=views["full"], seq=seq)
+        insert_rows(rows, EVENT_FIELDS)
         hand_started(table, halt_checked=True, locked=True)
-        _store_snapshot(hand, engine, len(engine.events) - 1)
         table_changed(table.pk)
         if engine.done:  # everybody all-in on the blinds: the hand plays itself out
             _finish(hand, engine, actor=actor)
         else:
-            hand_cache.keep_after_commit(hand.pk, len(engine.events) - 1, engine, hand.table_id)
+            hand_cache.keep_after_commit(hand.pk, seq, engine, hand.table_id)
         hand.replayed = False
         return hand
 

@@ -15,8 +15,23 @@ from collections.abc import Iterable
 from .models import Hand, HandSecret
 
 
-def create(hand: Hand, seed: bytes | None) -> HandSecret:
-    return HandSecret.objects.create(hand=hand, seed=seed)
+def create(
+    hand: Hand,
+    seed: bytes | None,
+    *,
+    dealt: dict[int, dict] | None = None,
+    full_view: dict | None = None,
+    seq: int = -1,
+) -> HandSecret:
+    """A new hand's secrets in one write: its seed, the dealt form of its first events (seq -> the
+    event) and its full view after event ``seq``."""
+    return HandSecret.objects.create(
+        hand=hand,
+        seed=seed,
+        events={str(s): event for s, event in (dealt or {}).items()},
+        state=full_view,
+        state_seq=seq if full_view is not None else -1,
+    )
 
 
 def secret_of(hand: Hand) -> HandSecret:

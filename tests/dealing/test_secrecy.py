@@ -189,3 +189,32 @@ def test_nothing_secret_leaks_at_any_point_of_a_hand(api):
         assert tablet.send(call_down(state)).status_code == 200
     assert streets == {"preflop", "flop", "turn", "river"}
     assert Hand.objects.get(pk=hand_id).is_over
+
+
+@pytest.mark.django_db
+def test_a_dealt_hand_is_stored_once_with_its_views_and_its_secrets_apart(staff, django_assert_num_queries):
+    """RULES 7.6 at the deal: the hand row carries the public view (no hole card), the vault the seed,
+    the dealt hole cards and the full view, each written with its row; all of it is what replaying the
+    stored log with the vault's secrets gives, and the log itself keeps no hole card."""
+    from dealing import eventlog, services
+    from dealing.models import HandEvent, HandSecret
+
+    _, table = make_table(stacks=(1000, 2000, 3000))
+    hand = services.start_next_hand(table, actor=staff)
+    stored = Hand.objects.get(pk=hand.pk)
+    secret = HandSecret.objects.get(hand=stored)
+    rows = services.event_rows(stored)
+    replayed = eventlog.rebuild(rows, vault.seed_of(stored), vault.dealt_events(stored))
+    last = rows[-1].seq
+    assert (stored.state_seq, secret.state_seq) == (last, last)
+    assert stored.state == replayed.view(public=True)
+    assert secret.state == replayed.view(public=False)
+    with django_assert_num_queries(2):  # the log's last event, then the vault's cached full view
+        assert services.full_view(stored) == replayed.view(public=False)
+    seed, holes, _deck = secrets_of(stored)
+    assert bytes(secret.seed).hex() == seed
+    assert secret.events  # the dealt form of the events that hide cards
+    log = json.dumps([r.payload for r in HandEvent.objects.filter(hand=stored)])
+    public = json.dumps(stored.state)
+    assert not [card for card in holes if f'"{card}"' in log or f'"{card}"' in public]
+    assert any(f'"{card}"' in json.dumps(secret.events) for card in holes)
