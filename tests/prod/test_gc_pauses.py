@@ -3,6 +3,7 @@ server imported at start-up is kept out of every later collection."""
 
 import gc
 import logging
+import weakref
 
 import pytest
 
@@ -58,3 +59,26 @@ def test_what_the_server_holds_is_frozen_every_turn_and_thawed_every_hour():
         assert gc.get_freeze_count() == 0
     finally:
         gc.unfreeze()
+
+
+def test_a_dead_cycle_is_freed_before_the_freeze_not_kept_until_the_thaw():
+    """What an input leaves in cycles is dead when it ends; a freeze must not keep it for an hour."""
+
+    class Node:
+        pass
+
+    was_enabled = gc.isenabled()
+    try:
+        gc.unfreeze()
+        gc.disable()  # no automatic collection in between: only the keeper's turn may free it
+        node = Node()
+        node.me = node
+        alive = weakref.ref(node)
+        del node
+        assert alive() is not None  # dead, but in a cycle: only a collection frees it
+        gc_pauses.tend(last_thaw=0.0, now=10.0, thaw_every=3600.0)
+        assert alive() is None
+    finally:
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()
