@@ -12,16 +12,18 @@ from collections.abc import Callable, Hashable
 
 from django.db import DEFAULT_DB_ALIAS, transaction
 
+_NONE = (None, None, None)
+
 
 def _still_queued(connection, entry) -> bool:
     """Whether a queued call is still waiting for this transaction's commit.
 
-    ``entry`` is (the callback, its index in Django's on-commit list): O(1) in a transaction that
+    ``entry`` is (the callback, its index in Django's on-commit list, its token): O(1) in a transaction that
     touches a thousand tables. After a commit the list is empty; after a rolled-back savepoint Django
     drops that savepoint's callbacks and the list shifts, so this says no and the caller queues again
     (a spare follow-up is harmless: every one of them is idempotent).
     """
-    callback, index = entry
+    callback, index, _token = entry
     if not connection.in_atomic_block:
         return False
     queued = connection.run_on_commit
@@ -55,12 +57,16 @@ def once_after_commit(
     if first is not None:
         first()
 
+    token = object()
+
     def run():
-        if pending.get(key, (None,))[0] is run:
+        # Recognised by ``token``, not by naming ``run`` in its own body: a function that refers to
+        # itself is a reference cycle, which only the garbage collector frees (one per transaction).
+        if pending.get(key, _NONE)[2] is token:
             del pending[key]
         func()
 
-    pending[key] = (run, len(connection.run_on_commit))
+    pending[key] = (run, len(connection.run_on_commit), token)
     transaction.on_commit(run, using=using)
     return True
 
@@ -73,13 +79,15 @@ def once_after_commit_for(
     connection = transaction.get_connection(using)
     pending = connection.__dict__.setdefault("once_after_commit", {})
 
+    token = object()
+
     def run():
         for key in keys:
-            if pending.get(key, (None,))[0] is run:
+            if pending.get(key, _NONE)[2] is token:
                 del pending[key]
         func()
 
-    entry = (run, len(connection.run_on_commit))
+    entry = (run, len(connection.run_on_commit), token)
     for key in keys:
         pending[key] = entry
     transaction.on_commit(run, using=using)
