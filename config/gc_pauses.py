@@ -94,19 +94,31 @@ def tend(last_thaw: float, now: float, thaw_every: float = THAW_EVERY) -> float:
 
 
 _keeper: list[threading.Thread] = []
+_stopping = threading.Event()
 
 
 def keep_settling() -> None:
     """From now on (once per process), ``tend`` every ``FREEZE_EVERY`` seconds, in a daemon thread:
-    it only moves the collector's lists."""
-    if _keeper:
+    it moves the collector's lists and runs a young collection."""
+    if _keeper and _keeper[0].is_alive():
         return
+    _keeper.clear()
+    _stopping.clear()
 
     def run():
         last_thaw = time.monotonic()
-        while True:
-            time.sleep(FREEZE_EVERY)
+        while not _stopping.wait(FREEZE_EVERY):
             last_thaw = tend(last_thaw, time.monotonic())
 
     _keeper.append(threading.Thread(target=run, name="gc-freeze", daemon=True))
     _keeper[0].start()
+
+
+def stop_settling() -> None:
+    """Back to Python's own collector: no more freezing, everything thawed (a process that imported the
+    server's entry point but is no server: the test suite)."""
+    if _keeper:
+        _stopping.set()
+        _keeper[0].join()
+        _keeper.clear()
+    gc.unfreeze()

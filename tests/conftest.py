@@ -31,13 +31,17 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
         db.setdefault("TEST", {})["NAME"] = os.path.join(folder, "test.sqlite3")
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _no_pause_log_after_the_session():
-    """Importing config.asgi (the socket tests) measures the collector's pauses as a server does; the
-    test process is none, and its last collections run after the log's streams are closed."""
-    yield
+@pytest.fixture(autouse=True)
+def _no_server_collector_keeping():
+    """Importing config.asgi (the socket tests) starts what a server does about the garbage collector
+    (config.gc_pauses: the pause log, a freeze and a young collection every 2 s from a thread of its
+    own). The test process is no server: each test runs with Python's own collector (and the log is
+    never left on for collections after the log's streams are closed)."""
     from config import gc_pauses
 
+    gc_pauses.stop_settling()
+    gc_pauses.unwatch()
+    yield
     gc_pauses.unwatch()
 
 

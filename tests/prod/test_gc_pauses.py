@@ -3,6 +3,7 @@ server imported at start-up is kept out of every later collection."""
 
 import gc
 import logging
+import threading
 import weakref
 
 import pytest
@@ -82,3 +83,22 @@ def test_a_dead_cycle_is_freed_before_the_freeze_not_kept_until_the_thaw():
         gc.unfreeze()
         if was_enabled:
             gc.enable()
+
+
+def test_the_keeper_freezes_on_its_own_until_it_is_stopped(monkeypatch):
+    """A server keeps freezing every FREEZE_EVERY seconds; a process that imported the server's entry
+    point but is no server (the test suite) stops it and gets Python's own collector back."""
+    import time
+
+    monkeypatch.setattr(gc_pauses, "FREEZE_EVERY", 0.01)
+    try:
+        gc.unfreeze()
+        gc_pauses.keep_settling()
+        deadline = time.monotonic() + 5
+        while gc.get_freeze_count() == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc_pauses.stop_settling()
+    assert not any(t.name == "gc-freeze" and t.is_alive() for t in threading.enumerate())
+    assert gc.get_freeze_count() == 0
