@@ -22,6 +22,6 @@ from screens.routing import websocket_application  # noqa: E402
 # An HTTP body over REQUEST_MAX_BODY_BYTES is refused (413) before Django reads it.
 application = ProtocolTypeRouter({"http": BodyLimit(django_asgi_app), "websocket": websocket_application})
 # Everything imported is kept for the life of the server: out of the collector's sight from now on,
-# and what the server holds as it runs, every 30 s (config.gc_pauses).
+# and what the server holds as it runs, every FREEZE_EVERY seconds (config.gc_pauses).
 gc_pauses.settle()
 gc_pauses.keep_settling()

@@ -158,23 +158,23 @@ class PreparedQuery:
 
 # ---------------------------------------------------------------- writes of a fixed shape
 
-_write_sql: dict[tuple, str] = {}
+# (kind, model, fields, rows, vendor) -> (SQL, the model's fields in the SQL's order)
+_write_sql: dict[tuple, tuple[str, list]] = {}
 
 
-def _plain_fields(model: type[Model], names) -> list:
-    fields = [model._meta.get_field(name) for name in names]
+def _plain_fields(model: type[Model], fields) -> list:
     for field in fields:
         # A field with its own placeholder (a geometry, an expression default) needs Django's compiler.
         if not field.concrete or hasattr(field, "get_placeholder"):
             raise UnpreparableQuery(
                 f"{model.__name__}.{field.name} cannot be written by a prepared statement"
             )
-    return fields
+    return list(fields)
 
 
-def insert_rows(objs: list[Model], fields: tuple[str, ...], *, using: str = "default") -> None:
-    """INSERT ``objs`` (instances of one model with an auto primary key) with the values of ``fields``,
-    and set their primary keys, as ``bulk_create`` does, with the SQL built once per model, fields and
+def insert_rows(objs: list[Model], *, using: str = "default") -> None:
+    """INSERT ``objs`` (new instances of one model with an auto primary key) with every column but the
+    key, and set their primary keys, as ``bulk_create`` does, with the SQL built once per model and
     row count. ``pre_save`` runs as in a save (``auto_now_add`` is set); no signal is sent, as with
     ``bulk_create``."""
     if not objs:
@@ -184,20 +184,21 @@ def insert_rows(objs: list[Model], fields: tuple[str, ...], *, using: str = "def
     if not connection.features.can_return_rows_from_bulk_insert:
         model._base_manager.using(using).bulk_create(objs)
         return
-    key = ("insert", model, fields, len(objs), connection.vendor)
-    model_fields = _plain_fields(model, fields)
-    sql = _write_sql.get(key)
-    if sql is None:
+    key = ("insert", model, len(objs), connection.vendor)
+    found = _write_sql.get(key)
+    if found is None:
+        opts = model._meta
+        fields = _plain_fields(model, [f for f in opts.concrete_fields if f is not opts.pk])
         quote = connection.ops.quote_name
-        row = "(" + ", ".join(["%s"] * len(model_fields)) + ")"
-        sql = _write_sql[key] = (
-            f"INSERT INTO {quote(model._meta.db_table)} ({', '.join(quote(f.column) for f in model_fields)}) "
-            f"VALUES {', '.join([row] * len(objs))} RETURNING {quote(model._meta.pk.column)}"
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        sql = (
+            f"INSERT INTO {quote(opts.db_table)} ({', '.join(quote(f.column) for f in fields)}) "
+            f"VALUES {', '.join([row] * len(objs))} RETURNING {quote(opts.pk.column)}"
         )
+        found = _write_sql[key] = (sql, fields)
+    sql, fields = found
     params = [
-        field.get_db_prep_save(field.pre_save(obj, True), connection)
-        for obj in objs
-        for field in model_fields
+        field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objs for field in fields
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -212,20 +213,19 @@ def update_row(model: type[Model], pk, *, using: str = "default", **values) -> i
     """``model.objects.filter(pk=pk).update(**values)`` for plain values (no expressions), with the SQL
     built once per model and fields. Returns the number of rows changed (0 or 1)."""
     connection = connections[using]
-    names = tuple(values)
-    model_fields = _plain_fields(model, names)
     for name, value in values.items():
         if hasattr(value, "resolve_expression"):
             raise UnpreparableQuery(f"{name}: only plain values can be written by a prepared statement")
-    key = ("update", model, names, connection.vendor)
-    sql = _write_sql.get(key)
-    if sql is None:
+    key = ("update", model, tuple(values), connection.vendor)
+    found = _write_sql.get(key)
+    if found is None:
+        fields = _plain_fields(model, [model._meta.get_field(name) for name in values])
         quote = connection.ops.quote_name
-        assignments = ", ".join(f"{quote(f.column)} = %s" for f in model_fields)
-        sql = _write_sql[key] = (
-            f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {quote(model._meta.pk.column)} = %s"
-        )
-    params = [field.get_db_prep_save(values[field.name], connection) for field in model_fields]
+        assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+        sql = f"UPDATE {quote(model._meta.db_table)} SET {assignments} WHERE {quote(model._meta.pk.column)} = %s"
+        found = _write_sql[key] = (sql, fields)
+    sql, fields = found
+    params = [field.get_db_prep_save(values[field.name], connection) for field in fields]
     params.append(model._meta.pk.get_db_prep_value(pk, connection))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

@@ -366,20 +366,6 @@ def _next_number(table) -> int:
     return (top or 0) + 1
 
 
-# Every column of an event: one INSERT of a shape built once (config.prepared), on every input.
-EVENT_FIELDS = (
-    "hand",
-    "seq",
-    "type",
-    "payload",
-    "actor",
-    "device",
-    "client_action_id",
-    "request_digest",
-    "created_at",
-)
-
-
 def _event_rows(
     hand: Hand,
     events: list[dict],
@@ -418,7 +404,7 @@ def _event_rows(
 def _append(hand: Hand, events: list[dict], *, start_seq: int, **recorded) -> list[HandEvent]:
     """Write new events of a running hand: the rows to its log, their dealt secrets to the vault."""
     rows, dealt = _event_rows(hand, events, start_seq=start_seq, **recorded)
-    insert_rows(rows, EVENT_FIELDS)
+    insert_rows(rows)
     vault.add_events(hand, dealt)
     return rows
 
@@ -549,7 +535,7 @@ def start_next_hand(
         )
         # The seed, the dealt cards and the full view: the deck-prep role only (RULES 7.6).
         vault.create(hand, seed, dealt=dealt, full_view=views["full"], seq=seq)
-        insert_rows(rows, EVENT_FIELDS)
+        insert_rows(rows)
         hand_started(table, halt_checked=True, locked=True)
         table_changed(table.pk)
         if engine.done:  # everybody all-in on the blinds: the hand plays itself out

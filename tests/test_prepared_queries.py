@@ -10,7 +10,6 @@ from django.test.utils import CaptureQueriesContext
 
 from config.prepared import PreparedQuery, UnpreparableQuery, insert_rows, update_row
 from dealing.models import Hand, HandEvent
-from dealing.services import EVENT_FIELDS
 from tables.models import Seat, Table
 from tests.factories import make_table
 from tournaments.models import Entry
@@ -107,7 +106,7 @@ def test_prepared_inserts_store_what_bulk_create_stores_and_give_each_row_its_ke
         ]
 
     ours, django = events(hands[0]), events(hands[1])
-    insert_rows(ours, EVENT_FIELDS)
+    insert_rows(ours)
     HandEvent.objects.bulk_create(django)
     assert [e.pk for e in ours] == sorted(e.pk for e in ours)
     assert [e.pk for e in ours] == list(
@@ -117,9 +116,9 @@ def test_prepared_inserts_store_what_bulk_create_stores_and_give_each_row_its_ke
     mine, theirs = _event_columns(hands[0].pk), _event_columns(hands[1].pk)
     assert [row[:-1] for row in mine] == [row[:-1] for row in theirs]
     assert all(row[-1] is not None for row in mine)  # created_at set, as auto_now_add does
-    insert_rows([], EVENT_FIELDS)  # nothing to write: nothing written
+    insert_rows([])  # nothing to write: nothing written
     with pytest.raises(IntegrityError), transaction.atomic():  # the (hand, seq) constraint still holds
-        insert_rows(events(hands[0])[:1], EVENT_FIELDS)
+        insert_rows(events(hands[0])[:1])
 
 
 def test_a_prepared_update_changes_one_row_as_queryset_update_does():
