@@ -45,8 +45,11 @@ def floor_page(server, browser):  # noqa: F811
 
 def _open_table(page, number):
     page.fill("[data-role=pick-table] input[name=table]", str(number))
-    page.keyboard.press("Enter")
-    page.wait_for_url(re.compile(rf"table={number}"))
+    # The page may already show that table (its URL then matches at once): wait for the new load,
+    # not only for the URL, or the next step reads the page that is being replaced.
+    with page.expect_navigation(url=re.compile(rf"table={number}")):
+        page.keyboard.press("Enter")
+    page.wait_for_load_state()
 
 
 def _message(page):
