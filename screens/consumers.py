@@ -27,7 +27,7 @@ from config.throttling import LocalRate
 from tables.models import Table
 from tournaments.models import Tournament
 
-from . import snapshots, tablet_inputs
+from . import heartbeat, snapshots, tablet_inputs
 from .group_feeds import feeds
 from .models import DeviceKind
 from .pairing import device_from_cookies
@@ -209,7 +209,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             else:  # the client saw a gap (woke from sleep, missed messages): the state as it stands now
                 await self.send_fresh(reuse=True)
         elif kind == "ping":
-            await self.send_json({"type": "pong", "server_time": snapshots.server_time_ms()})
+            await self.send(text_data=heartbeat.pong_text())  # a ping spelled otherwise (screens.heartbeat)
         else:
             # Screens only read; a dealer tablet's inputs are its own consumer's (TableConsumer).
             await self.send_json({"type": "error", "code": "unknown_message"})

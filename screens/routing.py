@@ -11,6 +11,7 @@ from django.urls import path, re_path
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
 
 from .consumers import ClockConsumer, DirectorConsumer, FeatureConsumer, NotFoundConsumer, TableConsumer
+from .heartbeat import PingAnswering
 
 websocket_urlpatterns: list = [
     path("ws/tournaments/<id:tournament_id>/clock/", ClockConsumer.as_asgi()),
@@ -30,6 +31,9 @@ class SocketAuthMiddleware(AuthMiddleware):
         scope["user"]._wrapped = await database_sync_to_async(get_user.func, thread_sensitive=False)(scope)
 
 
-websocket_application = AllowedHostsOriginValidator(
-    CookieMiddleware(SessionMiddleware(SocketAuthMiddleware(URLRouter(websocket_urlpatterns))))
+# Outermost: a screen's heartbeat is answered before any of the rest runs (screens.heartbeat).
+websocket_application = PingAnswering(
+    AllowedHostsOriginValidator(
+        CookieMiddleware(SessionMiddleware(SocketAuthMiddleware(URLRouter(websocket_urlpatterns))))
+    )
 )

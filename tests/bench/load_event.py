@@ -447,7 +447,7 @@ class Driver:
                     return
                 if screen.ws is not None and screen.close_code is None:
                     with contextlib.suppress(Exception):
-                        await screen.ws.send('{"type": "ping"}')
+                        await screen.ws.send('{"type":"ping"}')  # live.js: JSON.stringify
                 await asyncio.sleep(gap)
 
     # -- dealer inputs
