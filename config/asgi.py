@@ -7,10 +7,12 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)  # as django.core.asgi.get_asgi_application does
 
-from config import gc_pauses  # noqa: E402
+from config import gc_pauses, threads  # noqa: E402
 from config.asgi_handler import SyncChainASGIHandler  # noqa: E402
 
 gc_pauses.watch()
+# The event loop gets the interpreter lock back from the socket threads sooner (config.threads).
+threads.set_switch_interval()
 
 django_asgi_app = SyncChainASGIHandler()
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.core.exceptions import ObjectDoesNotExist
 
@@ -23,6 +22,7 @@ from config import live
 from config.limits import WebSocketMessageError, websocket_json
 from config.permissions import is_staff
 from config.prepared import PreparedQuery
+from config.threads import on_socket_thread
 from config.throttling import LocalRate
 from tables.models import Table
 from tournaments.models import Tournament
@@ -61,7 +61,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
 
     async def dispatch(self, message):
         """channels' own dispatch without its hop to the database thread before every message (to
-        close stale connections): every database read here goes through ``database_sync_to_async``,
+        close stale connections): every database read here goes through ``config.threads.on_socket_thread``,
         which closes them itself. The hop queued every ping and every announcement of every socket
         behind each other on that one thread (1,350 of them per level change at a big event)."""
         handler = getattr(self, get_handler_name(message), None)
@@ -81,7 +81,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         try:
             # Off the server's one thread for synchronous work, like the builds: after a restart 1,350
             # screens connect at once, and their checks need not wait behind each other.
-            decision = await database_sync_to_async(self.authorize, thread_sensitive=False)()
+            decision = await on_socket_thread(self.authorize)()
         except ObjectDoesNotExist:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -148,11 +148,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         """A snapshot of the state as it stands, sent whatever its version (on connect and on the
         client's refresh). ``reuse``: the last shared build will do if the stored version has not moved."""
         try:
-            version = (
-                await database_sync_to_async(self.current_version, thread_sensitive=False)()
-                if reuse
-                else None
-            )
+            version = await on_socket_thread(self.current_version)() if reuse else None
             found = await hub().fresh(self.snapshot_key, self, version)
         except ObjectDoesNotExist:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -333,9 +329,7 @@ class TableConsumer(LiveConsumer):
         """Reads a hand's patch of this table's snapshot, for when its announcement is late."""
 
         async def read_patch():
-            patch = await database_sync_to_async(snapshots.table_hand_patch, thread_sensitive=False)(
-                self.table_id, hand_id
-            )
+            patch = await on_socket_thread(snapshots.table_hand_patch)(self.table_id, hand_id)
             return patch, snapshots.patched_table_snapshot
 
         return read_patch
@@ -363,7 +357,7 @@ class TableConsumer(LiveConsumer):
         if wait is not None:
             answer = tablet_inputs.throttled(wait)
         else:
-            answer = await database_sync_to_async(tablet_inputs.apply, thread_sensitive=False)(
+            answer = await on_socket_thread(tablet_inputs.apply)(
                 self.scope.get("cookies", {}), self.table_id, content
             )
         await self.send(text_data=tablet_inputs.encode(ref, answer, self.answer_language))

@@ -2,13 +2,13 @@
 the origin must be one of ALLOWED_HOSTS."""
 
 from channels.auth import AuthMiddleware, get_user
-from channels.db import database_sync_to_async
 from channels.routing import URLRouter
 from channels.security.websocket import AllowedHostsOriginValidator
 from channels.sessions import CookieMiddleware, SessionMiddleware
 from django.urls import path, re_path
 
 from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 bits are a 404)
+from config.threads import on_socket_thread
 
 from .consumers import ClockConsumer, DirectorConsumer, FeatureConsumer, NotFoundConsumer, TableConsumer
 from .heartbeat import PingAnswering
@@ -28,7 +28,7 @@ class SocketAuthMiddleware(AuthMiddleware):
     queue behind each other and behind every other socket's database work."""
 
     async def resolve_scope(self, scope):
-        scope["user"]._wrapped = await database_sync_to_async(get_user.func, thread_sensitive=False)(scope)
+        scope["user"]._wrapped = await on_socket_thread(get_user.func)(scope)
 
 
 # Outermost: a screen's heartbeat is answered before any of the rest runs (screens.heartbeat).

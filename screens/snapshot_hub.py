@@ -18,8 +18,9 @@ import json
 import threading
 from collections.abc import Awaitable, Callable, Hashable
 
-from channels.db import database_sync_to_async
 from django.core.serializers.json import DjangoJSONEncoder
+
+from config.threads import on_socket_thread
 
 RECENT_ANNOUNCEMENTS = 64
 # How long a refresh waits for the snapshot its own input announced before it reads the input's patch
@@ -260,7 +261,7 @@ class SnapshotHub:
             entry.dirty = False
             waiters, entry.waiters = entry.waiters, []
             try:
-                snapshot = await database_sync_to_async(entry.build, thread_sensitive=False)()
+                snapshot = await on_socket_thread(entry.build)()
             except Exception as error:  # e.g. the table was deleted: every waiter and socket hears of it
                 for _consumer, waiter in waiters:
                     if not waiter.done():

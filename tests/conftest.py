@@ -1,5 +1,6 @@
 import os
 import shutil
+import sys
 import tempfile
 
 # The socket tests drive consumers from async tests that also set up data with the ORM; Django refuses
@@ -11,6 +12,9 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 import pytest
 from django.contrib.auth.models import Permission
 from rest_framework.test import APIClient
+
+# Python's own, before any test imports the server's entry point (config.asgi sets the servers').
+PYTHON_SWITCH_INTERVAL = sys.getswitchinterval()
 
 
 @pytest.fixture(scope="session")
@@ -41,6 +45,7 @@ def _no_server_collector_keeping():
 
     gc_pauses.stop_settling()
     gc_pauses.unwatch()
+    sys.setswitchinterval(PYTHON_SWITCH_INTERVAL)  # and Python's own switch interval (config.threads)
     yield
     gc_pauses.unwatch()
 
