@@ -5,12 +5,17 @@ kept at (any other writer, a correction or a void, moves the log on and the hand
 events), it is kept only once its transaction has committed, and an input takes it out while it works,
 so a failed input never leaves a half-changed hand behind. Each server process keeps its own; a miss
 costs one replay, as before.
+
+A kept hand also knows the ``client_action_id`` of every input in its log, so an input on a kept
+hand needs no read of the log at all: the hand's row (read under its lock) says which event is the
+last, and whether the tablet's id is a retry's is known (``dealing.services.apply_input``).
 """
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import NamedTuple
 
 from django.db import transaction
 
@@ -19,32 +24,43 @@ from dealing.engine.hand import Hand as EngineHand
 # More than one running hand per table of the biggest event (1,250 tables), few megabytes in all.
 CAPACITY = 2048
 
-_kept: OrderedDict[int, tuple[int, EngineHand, int]] = OrderedDict()  # hand -> (seq, engine, table)
+
+class Kept(NamedTuple):
+    seq: int  # the log's last event when it was kept
+    engine: EngineHand
+    table_id: int
+    action_ids: set[str]  # the client_action_id of every input in the log
+
+
+_kept: OrderedDict[int, Kept] = OrderedDict()
 _lock = threading.Lock()
 
 
-def take(hand_id: int, seq: int) -> EngineHand | None:
+def take(hand_id: int, seq: int) -> Kept | None:
     """The hand as kept at event ``seq``, now owned by the caller, or None (rebuild it from the log)."""
     with _lock:
         kept = _kept.pop(hand_id, None)
-    if kept is None or kept[0] != seq:
+    if kept is None or kept.seq != seq:
         return None
-    return kept[1]
+    return kept
 
 
 def table_of(hand_id: int) -> int | None:
     """The table of a kept hand (a hand never changes table), or None: who may act on a hand is
     decided by its table, and a kept hand's needs no read."""
     kept = _kept.get(hand_id)
-    return kept[2] if kept is not None else None
+    return kept.table_id if kept is not None else None
 
 
-def keep_after_commit(hand_id: int, seq: int, engine: EngineHand, table_id: int) -> None:
-    """Keep the hand at event ``seq`` once this transaction commits (nothing is kept on a rollback)."""
+def keep_after_commit(
+    hand_id: int, seq: int, engine: EngineHand, table_id: int, action_ids: set[str]
+) -> None:
+    """Keep the hand at event ``seq`` once this transaction commits (nothing is kept on a rollback).
+    ``action_ids``: every client_action_id in its log, this transaction's included."""
 
     def keep():
         with _lock:
-            _kept[hand_id] = (seq, engine, table_id)
+            _kept[hand_id] = Kept(seq, engine, table_id, action_ids)
             _kept.move_to_end(hand_id)
             while len(_kept) > CAPACITY:
                 _kept.popitem(last=False)

@@ -541,7 +541,9 @@ def start_next_hand(
         if engine.done:  # everybody all-in on the blinds: the hand plays itself out
             _finish(hand, engine, actor=actor)
         else:
-            hand_cache.keep_after_commit(hand.pk, seq, engine, hand.table_id)
+            hand_cache.keep_after_commit(
+                hand.pk, seq, engine, hand.table_id, {client_action_id} if client_action_id else set()
+            )
         hand.replayed = False
         return hand
 
@@ -631,8 +633,14 @@ def apply_input(
     digest = request_digest(body)
     with transaction.atomic():
         hand = _lock_hand(hand.pk)
-        # The log's last event and, when the tablet gave one, whether this id was used: one read.
-        current, used = _log_figures(hand.pk, client_action_id)
+        # A running hand's last event is its row's state_seq (every writer of its log stores the view in
+        # the same transaction, read here under the lock). Kept at that event, with this id not among
+        # its inputs': current, and no retry. Else the log's last event and whether the id was used.
+        kept = hand_cache.take(hand.pk, hand.state_seq) if hand.status == Hand.Status.RUNNING else None
+        if kept is not None and client_action_id not in kept.action_ids:
+            current, used = kept.seq, 0
+        else:
+            current, used = _log_figures(hand.pk, client_action_id)
         if used:
             original = HandEvent.objects.filter(hand=hand, client_action_id=client_action_id).first()
             if original is not None:
@@ -669,7 +677,12 @@ def apply_input(
                 params={"expected_seq": expected_seq, "seq": current},
                 extra={"seq": current},
             )
-        engine = hand_cache.take(hand.pk, current) or engine_hand(hand)
+        if kept is not None and kept.seq == current:
+            engine, action_ids = kept.engine, kept.action_ids
+        else:
+            rows = event_rows(hand)
+            engine = engine_hand(hand, rows)
+            action_ids = {row.client_action_id for row in rows if row.client_action_id}
         if body.get("type") in RUNOUT_DEALS and engine.runout:
             hold = runout_hold(hand, view=engine.view(public=True))
             if hold:
@@ -705,7 +718,9 @@ def apply_input(
         if engine.done:
             _finish(hand, engine, actor=actor)
         else:
-            hand_cache.keep_after_commit(hand.pk, end, engine, hand.table_id)
+            if client_action_id:
+                action_ids.add(client_action_id)
+            hand_cache.keep_after_commit(hand.pk, end, engine, hand.table_id, action_ids)
         return ActionResult(hand, current + 1, end, events=new_rows)
 
 

@@ -99,13 +99,74 @@ def test_a_refused_input_leaves_nothing_half_done(staff):
 
 
 def test_a_kept_hand_is_used_only_at_the_event_it_was_kept_at():
-    engine = object()
-    hand_cache._kept[7] = (12, engine, 3)
+    kept = hand_cache.Kept(12, object(), 3, {"a1"})
+    hand_cache._kept[7] = kept
     assert hand_cache.take(7, 13) is None  # the log moved on: rebuild
     assert hand_cache.take(7, 12) is None  # and it was dropped
-    hand_cache._kept[7] = (12, engine, 3)
-    assert hand_cache.take(7, 12) is engine
+    hand_cache._kept[7] = kept
+    assert hand_cache.take(7, 12) is kept
     assert hand_cache.take(7, 12) is None  # taken: owned by one input at a time
+
+
+def _log_reads(captured) -> int:
+    return sum("MAX(seq)" in q["sql"] for q in captured.captured_queries)
+
+
+def test_an_input_on_a_kept_hand_reads_no_log_and_a_retry_still_gets_its_first_answer(staff):
+    """The kept hand knows its last event (the hand's row says it) and its inputs' ids: an ordinary input
+    reads nothing of the log; a retry of an input (its client_action_id again, after a lost answer)
+    still gets the first answer and writes nothing, and the same id with another input is refused."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
+    hand = services.start_next_hand(table, actor=staff, client_action_id="deal-1")
+    seq = services.last_seq(hand)
+    body = next_input(hand)
+    with CaptureQueriesContext(connection) as captured:
+        first = services.apply_input(hand, body, expected_seq=seq, client_action_id="in-1", actor=staff)
+    assert _log_reads(captured) == 0
+    assert first.last_seq > seq and not first.replayed
+
+    # The answer was lost: the tablet sends the same input again, with the same id and expected_seq.
+    with CaptureQueriesContext(connection) as captured:
+        again = services.apply_input(hand, body, expected_seq=seq, client_action_id="in-1", actor=staff)
+    assert again.replayed and (again.first_seq, again.last_seq) == (first.first_seq, first.last_seq)
+    assert services.last_seq(hand) == first.last_seq  # nothing written
+    assert _log_reads(captured) == 1  # a retry is answered from the log
+    # The deal's own id is known too: reused for an input, it is refused, not taken as new.
+    hand.refresh_from_db()
+    with pytest.raises(DealingError) as refused:
+        services.apply_input(
+            hand, next_input(hand), expected_seq=first.last_seq, client_action_id="deal-1", actor=staff
+        )
+    assert refused.value.code == "client_action_id_reused"
+    # An input that was made for an event the hand has moved past is refused with the hand's last one.
+    hand.refresh_from_db()
+    with pytest.raises(DealingError) as stale:
+        services.apply_input(hand, next_input(hand), expected_seq=seq, client_action_id="in-2", actor=staff)
+    assert stale.value.code == "stale" and stale.value.params["seq"] == first.last_seq
+    # And the next input goes on from the hand as stored.
+    hand.refresh_from_db()
+    act(hand, next_input(hand), staff)
+    hand.refresh_from_db()
+    assert services.full_view(hand) == replayed_view(hand)
+
+
+def test_a_hand_moved_on_by_another_server_is_rebuilt_not_acted_on_as_kept(staff):
+    """Two servers (a tablet that reconnected to the other one): this process kept the hand at an event
+    the log has moved past. The hand's row says so; the hand is rebuilt from the log, and the input acts
+    on it as it now stands."""
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
+    hand = services.start_next_hand(table, actor=staff)
+    stale_copy = hand_cache._kept[hand.pk]
+    act(hand, next_input(hand), staff)  # "the other server": its keep replaces this one's below
+    hand_cache._kept[hand.pk] = stale_copy  # this server still holds the hand as dealt
+    hand.refresh_from_db()
+    act(hand, next_input(hand), staff)
+    hand.refresh_from_db()
+    assert services.full_view(hand) == replayed_view(hand)
+    assert len([e for e in services.event_rows(hand) if e.type == "action"]) == 2
 
 
 def test_a_kept_hand_is_checked_against_its_own_table_without_a_read(staff, django_assert_num_queries):
