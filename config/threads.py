@@ -19,7 +19,7 @@ all runs on one day and machine; answer p99 / input -> tablet p99):
 Python's defaults (5 ms, six threads) 468-800 / 1,368-2,122 ms over three runs; 1 ms 317 / 767 ms;
 0.5 ms 229-241 / 396-696 ms over two runs; 0.5 ms and three threads 147 / 207 ms, with 500 offered
 286 answered a second instead of 256-265. ``SERVER_GIL_SWITCH_MS`` and ``SERVER_SOCKET_THREADS``
-override them.
+override them (and the socket threads replace the pool that daphne's ``ASGI_THREADS`` sizes).
 
 A leaf: it imports no app.
 """
