@@ -44,11 +44,13 @@ def floor_page(server, browser):  # noqa: F811
 
 
 def _open_table(page, number):
-    page.fill("[data-role=pick-table] input[name=table]", str(number))
-    # The page may already show that table (its URL then matches at once): wait for the new load,
-    # not only for the URL, or the next step reads the page that is being replaced.
+    # The page the last step loaded (a form post's redirect) first, then the number typed and Enter
+    # pressed in that field itself, whatever holds the focus; the table's page is the next one loaded.
+    page.wait_for_load_state()
+    field = page.locator("[data-role=pick-table] input[name=table]")
+    field.fill(str(number))
     with page.expect_navigation(url=re.compile(rf"table={number}")):
-        page.keyboard.press("Enter")
+        field.press("Enter")
     page.wait_for_load_state()
 
 
@@ -105,13 +107,18 @@ def test_the_floor_counts_busts_undoes_removes_and_corrects_from_the_floor_page(
     remove = page.locator("[data-role=remove]")
     choice = remove.locator("select[name=entry] option").nth(1)
     absent = re.sub(r"^.*?: | \(.*$", "", choice.text_content())
+    names = page.locator("[data-role=count] tbody tr td:nth-child(2)")
+    at_table = names.filter(has_text=re.compile(rf"^\s*{re.escape(absent)}\s*$"))
+    expect(at_table).to_have_count(1)  # seated here until removed
     remove.locator("select[name=entry]").select_option(label=choice.text_content())
     remove.locator("select[name=kind]").select_option(label="No-show")
     remove.locator("[data-action=remove]").click()
     expect(_message(page)).to_have_text(
         re.compile(rf"^{re.escape(absent)} is removed from the tournament \(No-show\)")
     )
-    expect(page.locator("[data-role=count] tbody")).not_to_contain_text(absent)
+    # By the whole name in its cell: "Player 1" is gone while "Player 10" may sit at the same table.
+    expect(at_table).to_have_count(0)
+    expect(names).not_to_have_count(0)
 
     # Table 1 is in a hand: it cannot be counted now; its last input is taken back, then the misdeal.
     _open_table(page, 1)
