@@ -4,7 +4,7 @@ A daphne server runs every socket on one event-loop thread, and the sockets' dat
 input, a snapshot build, a screen's check as it connects) on worker threads. HTTP requests run each on
 a thread of their own (Django's ThreadSensitiveContext) and are not counted here.
 
-- **The socket threads** (``SOCKET_THREADS``, 3): Python's default pool has six, and with six inputs at
+- **The socket threads** (``SOCKET_THREADS``, 3, a pool of their own): Python's default pool has six, and with six inputs at
   once in one process they take turns at the one lock, each input taking as long as all of them. With
   three, an input mostly runs through while the next waits its turn, and fewer threads take the lock
   from the event loop.
@@ -19,7 +19,7 @@ all runs on one day and machine; answer p99 / input -> tablet p99):
 Python's defaults (5 ms, six threads) 468-800 / 1,368-2,122 ms over three runs; 1 ms 317 / 767 ms;
 0.5 ms 229-241 / 396-696 ms over two runs; 0.5 ms and three threads 147 / 207 ms, with 500 offered
 286 answered a second instead of 256-265. ``SERVER_GIL_SWITCH_MS`` and ``SERVER_SOCKET_THREADS``
-override them (and the socket threads replace the pool that daphne's ``ASGI_THREADS`` sizes).
+override them.
 
 A leaf: it imports no app.
 """
@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import threading
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -65,21 +66,27 @@ def set_switch_interval() -> None:
     sys.setswitchinterval(switch_ms() / 1000)
 
 
-_sized: weakref.WeakSet = weakref.WeakSet()
+# The socket threads of each event loop: a server has one loop for its life; a test has one per test,
+# and its pool goes with it. Static files and anything else that uses the loop's default pool keep it.
+_pools: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_pools_lock = threading.Lock()
 
 
-def size_socket_threads(loop: asyncio.AbstractEventLoop) -> None:
-    """Make ``loop``'s default pool the socket threads (once per loop). A server has one loop for its
-    life; a test has one per test, and its pool ends with it as Python's own default pool would."""
-    if loop in _sized:
-        return
-    loop.set_default_executor(ThreadPoolExecutor(socket_threads(), thread_name_prefix="socket-db"))
-    _sized.add(loop)
+def socket_pool(loop: asyncio.AbstractEventLoop) -> ThreadPoolExecutor:
+    """``loop``'s pool of socket threads, made on first use."""
+    pool = _pools.get(loop)
+    if pool is None:
+        with _pools_lock:
+            pool = _pools.get(loop)
+            if pool is None:
+                pool = _pools[loop] = ThreadPoolExecutor(socket_threads(), thread_name_prefix="socket-db")
+    return pool
 
 
 def on_socket_thread(func: Callable) -> Callable:
     """``func`` as an awaitable run on a socket thread, its database connections closed as channels'
     ``database_sync_to_async`` closes them. Not tied to the caller's thread: many sockets' work runs
     side by side, at most ``socket_threads()`` at once. Called from a coroutine of the serving loop."""
-    size_socket_threads(asyncio.get_running_loop())
-    return database_sync_to_async(func, thread_sensitive=False)
+    return database_sync_to_async(
+        func, thread_sensitive=False, executor=socket_pool(asyncio.get_running_loop())
+    )
