@@ -17,9 +17,9 @@ a thread of their own (Django's ThreadSensitiveContext) and are not counted here
 Measured at 1,250 tables on two cores (tests/bench/load_event.py, two servers, 250 inputs a second,
 all runs on one day and machine; answer p99 / input -> tablet p99):
 Python's defaults (5 ms, six threads) 468-800 / 1,368-2,122 ms over three runs; 1 ms 317 / 767 ms;
-0.5 ms 229-241 / 396-696 ms over two runs; 0.5 ms and three threads 147 / 207 ms, with 500 offered
-286 answered a second instead of 256-265. ``SERVER_GIL_SWITCH_MS`` and ``SERVER_SOCKET_THREADS``
-override them.
+0.5 ms 229-241 / 396-696 ms over two runs; 0.5 ms and three threads 147-238 / 207-455 ms over four runs
+(the threads as the loop's default pool, then as a pool of their own), CPU per input 6.8-7.2 ms.
+``SERVER_GIL_SWITCH_MS`` and ``SERVER_SOCKET_THREADS`` override them.
 
 A leaf: it imports no app.
 """
