@@ -4,11 +4,11 @@ A daphne server runs every socket on one event-loop thread, and the sockets' dat
 input, a snapshot build, a screen's check as it connects) on worker threads. HTTP requests run each on
 a thread of their own (Django's ThreadSensitiveContext) and are not counted here.
 
-- **The socket threads** (``SOCKET_THREADS``, 3, a pool of their own): Python's default pool has six, and with six inputs at
-  once in one process they take turns at the one lock, each input taking as long as all of them. With
-  three, an input mostly runs through while the next waits its turn, and fewer threads take the lock
-  from the event loop.
-- **The switch interval** (``SWITCH_MS``, 0.5 ms): the loop gives the lock up at every system call
+- **The socket threads** (``socket_threads()``, 3, a pool of their own): Python's default pool has
+  six, and with six inputs at once in one process they take turns at the one lock, each input
+  taking as long as all of them. With three, an input mostly runs through while the next waits its
+  turn, and fewer threads take the lock from the event loop.
+- **The switch interval** (``switch_ms()``, 0.5 ms): the loop gives the lock up at every system call
   (each socket's send and receive, each wait for events) and waits for a worker to hand it back,
   which a worker busy in Python does only after the switch interval: 5 ms by Python's default. Under
   load the loop makes dozens of system calls a turn, so every answer, snapshot and pong queued behind
@@ -29,7 +29,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-import threading
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -68,18 +67,15 @@ def set_switch_interval() -> None:
 
 # The socket threads of each event loop: a server has one loop for its life; a test has one per test,
 # and its pool goes with it. Static files and anything else that uses the loop's default pool keep it.
+# Only the loop's own thread asks for its pool, so no lock.
 _pools: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_pools_lock = threading.Lock()
 
 
 def socket_pool(loop: asyncio.AbstractEventLoop) -> ThreadPoolExecutor:
     """``loop``'s pool of socket threads, made on first use."""
     pool = _pools.get(loop)
     if pool is None:
-        with _pools_lock:
-            pool = _pools.get(loop)
-            if pool is None:
-                pool = _pools[loop] = ThreadPoolExecutor(socket_threads(), thread_name_prefix="socket-db")
+        pool = _pools[loop] = ThreadPoolExecutor(socket_threads(), thread_name_prefix="socket-db")
     return pool
 
 

@@ -10,7 +10,7 @@ another way, goes on to the consumer, which answers the same (``LiveConsumer.rec
 
 from __future__ import annotations
 
-import time
+from .snapshots import server_time_ms
 
 # What live.js sends (JSON.stringify) and Python's json.dumps spelling of it.
 PINGS = frozenset({'{"type":"ping"}', '{"type": "ping"}'})
@@ -18,7 +18,7 @@ PINGS = frozenset({'{"type":"ping"}', '{"type": "ping"}'})
 
 def pong_text() -> str:
     # The server's clock, in ms: screens count the level's time left from it (live.js's offset).
-    return f'{{"type":"pong","server_time":{int(time.time() * 1000)}}}'
+    return f'{{"type":"pong","server_time":{server_time_ms()}}}'
 
 
 class PingAnswering:
