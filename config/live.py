@@ -23,10 +23,12 @@ change of the same group in the same transaction drops the patch: it no longer s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import secrets
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.layers import get_channel_layer
@@ -86,6 +88,25 @@ async def _send_all(layer, messages: list[tuple[str, dict]]) -> None:
             logger.exception("announcement to %s not sent", group)
 
 
+_kept = threading.local()
+
+
+@contextlib.contextmanager
+def kept_announcements() -> Iterator[list[tuple[str, dict]]]:
+    """A list of every ``(group, message)`` this thread sends meanwhile (after its commits), as
+    well as sent: the server whose socket made a change can show it to that socket at once instead
+    of waiting for the layer's copy, which every socket of the group still gets (and a server
+    recognizes by its ``id`` once it has acted on it: ``screens.snapshot_hub``)."""
+    outer = getattr(_kept, "messages", None)
+    _kept.messages = messages = []
+    try:
+        yield messages
+    finally:
+        _kept.messages = outer
+        if outer is not None:
+            outer.extend(messages)
+
+
 def send_many(messages: list[tuple[str, dict]]) -> None:
     """Send ``(group, message)`` pairs, in order.
 
@@ -95,6 +116,9 @@ def send_many(messages: list[tuple[str, dict]]) -> None:
     in-memory layer of the embedded run needs that). Anywhere else they are sent in one event loop
     and this waits for them. Either way the layer delivers at most once: the snapshots are versioned.
     """
+    kept = getattr(_kept, "messages", None)
+    if kept is not None:
+        kept.extend(messages)
     layer = get_channel_layer()
     if layer is None or not messages:
         return

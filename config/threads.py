@@ -1,25 +1,28 @@
 """How a server's threads share the work and Python's interpreter lock (the GIL).
 
-A daphne server runs every socket on one event-loop thread, and the sockets' database work (a dealer
-input, a snapshot build, a screen's check as it connects) on worker threads. HTTP requests run each on
-a thread of their own (Django's ThreadSensitiveContext) and are not counted here.
+A daphne server runs every socket on one event-loop thread and the sockets' database work on
+worker threads. HTTP requests run each on a thread of their own (Django's ThreadSensitiveContext)
+and are not counted here.
 
-- **The socket threads** (``socket_threads()``, 3, a pool of their own): Python's default pool has
-  six, and with six inputs at once in one process they take turns at the one lock, each input
-  taking as long as all of them. With three, an input mostly runs through while the next waits its
-  turn, and fewer threads take the lock from the event loop.
+- **One input thread** (``input_threads()``, 1): the dealers' inputs. Two threads running Python
+  at once in one process do not go twice as fast: they take turns at the one lock, and each of
+  them waits for it again at every database round trip. With one thread an input runs through;
+  the next waits its turn, which is shorter than the turns it would take with the lock.
+- **One socket thread** (``socket_threads()``, 1): the snapshot builds and the checks of a screen
+  as it connects. Apart from the inputs, so that an input never waits behind a director console's
+  build or a hundred reconnecting screens, nor they behind a burst of inputs.
 - **The switch interval** (``switch_ms()``, 0.5 ms): the loop gives the lock up at every system call
   (each socket's send and receive, each wait for events) and waits for a worker to hand it back,
-  which a worker busy in Python does only after the switch interval: 5 ms by Python's default. Under
-  load the loop makes dozens of system calls a turn, so every answer, snapshot and pong queued behind
-  those waits.
+  which a worker busy in Python does only after the switch interval: 5 ms by Python's default.
 
 Measured at 1,250 tables on two cores (tests/bench/load_event.py, two servers, 250 inputs a second,
-all runs on one day and machine; answer p99 / input -> tablet p99):
-Python's defaults (5 ms, six threads) 468-800 / 1,368-2,122 ms over three runs; 1 ms 317 / 767 ms;
-0.5 ms 229-241 / 396-696 ms over two runs; 0.5 ms and three threads 147-238 / 207-455 ms over four runs
-(the threads as the loop's default pool, then as a pool of their own), CPU per input 6.8-7.2 ms.
-``SERVER_GIL_SWITCH_MS`` and ``SERVER_SOCKET_THREADS`` override them.
+all runs on two days of the same machine; answer p99 / input -> tablet p99, CPU per input):
+Python's defaults (5 ms, one pool of six threads) 468-800 / 1,368-2,122 ms over three runs;
+0.5 ms and a pool of three 147-238 / 207-455 ms over four runs, 6.8-7.2 ms; a pool of two 209 /
+231 ms, 6.7 ms; a pool of one 74 / 80 ms, 5.6 ms; one input thread and one socket thread 68 / 70 ms,
+5.8 ms (the tablet's own snapshot then no longer waits for the channel layer: ``config.live``).
+At 500 inputs offered a second the two cores carry 256-270 with three threads, 320-331 with one.
+``SERVER_GIL_SWITCH_MS``, ``SERVER_INPUT_THREADS`` and ``SERVER_SOCKET_THREADS`` override them.
 
 A leaf: it imports no app.
 """
@@ -56,8 +59,14 @@ def switch_ms() -> float:
 
 
 def socket_threads() -> int:
-    """How many threads do a server's socket database work (``SERVER_SOCKET_THREADS``, 1 to 32; 3)."""
-    return int(_setting("SERVER_SOCKET_THREADS", 3, 1, 32, whole=True))
+    """How many threads build a server's snapshots and check its sockets as they open
+    (``SERVER_SOCKET_THREADS``, 1 to 32; 1)."""
+    return int(_setting("SERVER_SOCKET_THREADS", 1, 1, 32, whole=True))
+
+
+def input_threads() -> int:
+    """How many threads apply a server's dealer inputs (``SERVER_INPUT_THREADS``, 1 to 32; 1)."""
+    return int(_setting("SERVER_INPUT_THREADS", 1, 1, 32, whole=True))
 
 
 def set_switch_interval() -> None:
@@ -65,24 +74,43 @@ def set_switch_interval() -> None:
     sys.setswitchinterval(switch_ms() / 1000)
 
 
-# The socket threads of each event loop: a server has one loop for its life; a test has one per test,
-# and its pool goes with it. Static files and anything else that uses the loop's default pool keep it.
-# Only the loop's own thread asks for its pool, so no lock.
+# The pools of each event loop: a server has one loop for its life; a test has one per test, and its
+# pools go with it. Static files and anything else that uses the loop's default pool keep it. Only
+# the loop's own thread asks for its pools, so no lock.
 _pools: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_SIZES = {"socket-db": socket_threads, "input-db": input_threads}
+
+
+def _pool(loop: asyncio.AbstractEventLoop, name: str) -> ThreadPoolExecutor:
+    pools = _pools.setdefault(loop, {})
+    pool = pools.get(name)
+    if pool is None:
+        pool = pools[name] = ThreadPoolExecutor(_SIZES[name](), thread_name_prefix=name)
+    return pool
 
 
 def socket_pool(loop: asyncio.AbstractEventLoop) -> ThreadPoolExecutor:
-    """``loop``'s pool of socket threads, made on first use."""
-    pool = _pools.get(loop)
-    if pool is None:
-        pool = _pools[loop] = ThreadPoolExecutor(socket_threads(), thread_name_prefix="socket-db")
-    return pool
+    """``loop``'s socket threads (snapshot builds, checks on connect), made on first use."""
+    return _pool(loop, "socket-db")
+
+
+def input_pool(loop: asyncio.AbstractEventLoop) -> ThreadPoolExecutor:
+    """``loop``'s input threads (the dealers' inputs), made on first use."""
+    return _pool(loop, "input-db")
+
+
+def _off_the_loop(func: Callable, pool: Callable[[asyncio.AbstractEventLoop], ThreadPoolExecutor]):
+    return database_sync_to_async(func, thread_sensitive=False, executor=pool(asyncio.get_running_loop()))
 
 
 def on_socket_thread(func: Callable) -> Callable:
     """``func`` as an awaitable run on a socket thread, its database connections closed as channels'
-    ``database_sync_to_async`` closes them. Not tied to the caller's thread: many sockets' work runs
-    side by side, at most ``socket_threads()`` at once. Called from a coroutine of the serving loop."""
-    return database_sync_to_async(
-        func, thread_sensitive=False, executor=socket_pool(asyncio.get_running_loop())
-    )
+    ``database_sync_to_async`` closes them. Not tied to the caller's thread: many sockets' work waits
+    its turn, at most ``socket_threads()`` at once. Called from a coroutine of the serving loop."""
+    return _off_the_loop(func, socket_pool)
+
+
+def on_input_thread(func: Callable) -> Callable:
+    """``on_socket_thread`` for a dealer's input: on a thread of its own, so an input never waits
+    behind a snapshot build or a reconnecting screen's checks (nor they behind it)."""
+    return _off_the_loop(func, input_pool)

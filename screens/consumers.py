@@ -22,7 +22,7 @@ from config import live
 from config.limits import WebSocketMessageError, websocket_json
 from config.permissions import is_staff
 from config.prepared import PreparedQuery
-from config.threads import on_socket_thread
+from config.threads import on_input_thread, on_socket_thread
 from config.throttling import LocalRate
 from tables.models import Table
 from tournaments.models import Tournament
@@ -357,10 +357,12 @@ class TableConsumer(LiveConsumer):
         if wait is not None:
             answer = tablet_inputs.throttled(wait)
         else:
-            answer = await on_socket_thread(tablet_inputs.apply)(
+            answer = await on_input_thread(tablet_inputs.apply)(
                 self.scope.get("cookies", {}), self.table_id, content
             )
         await self.send(text_data=tablet_inputs.encode(ref, answer, self.answer_language))
+        for message in answer.announced:  # shown now, not after the layer's round trip
+            await self.state_changed(message)
         if answer.ok and answer.hand_id is not None and len(self.pending_refreshes) < 4:
             self.send_awaited_later(_shows(answer.hand_id, answer.seq), self.read_patch(answer.hand_id))
         elif answer.stale:

@@ -35,6 +35,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, serializers
 from rest_framework.utils.encoders import JSONEncoder
 
+from config import live
 from config.api import StrictIdField, exception_handler
 from config.overload import RETRY_AFTER_SECONDS
 from dealing import services
@@ -62,6 +63,9 @@ class Answer:
     seq: int | None = None
     # The device's own language (set at pairing), when it has one.
     language: str | None = None
+    # What the input's transaction announced to this table's group: the consumer acts on it at once,
+    # as it does on the layer's copy that follows (and is then recognized by its id).
+    announced: list[dict] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -109,6 +113,15 @@ def _device(cookies: dict, table_id: int) -> Device | None:
 def apply(cookies: dict, table_id: int, message: dict) -> Answer:
     """One input message of the tablet socket of ``table_id``: checked and applied as the HTTP API
     would (one transaction in the service), answered with the API's status and body."""
+    with live.kept_announcements() as sent:
+        answer = _apply(cookies, table_id, message)
+    if answer.ok:
+        group = live.table_group(table_id)
+        answer.announced = [sent_message for to, sent_message in sent if to == group]
+    return answer
+
+
+def _apply(cookies: dict, table_id: int, message: dict) -> Answer:
     device = None
     try:
         device = _device(cookies, table_id)

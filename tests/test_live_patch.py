@@ -46,3 +46,30 @@ def test_a_patch_that_fails_to_build_still_announces_the_change(sent):
         live.changed("table-1", bump=lambda: 42, patch=lambda version: 1 / 0)
     [(_group, message)] = sent
     assert "patch" not in message and "id" in message
+
+
+def test_kept_announcements_lists_what_this_thread_sent_after_its_commit_and_still_sends_it(monkeypatch):
+    """The tablet's server shows its own input from this list (screens.tablet_inputs): every message
+    the transaction sent, after the commit, each still handed to the layer; a rolled-back change is
+    in neither; an outer keeper sees what an inner one kept; another thread's messages are not kept."""
+    import threading
+
+    handed = []
+    monkeypatch.setattr(live, "_serving_loop", lambda: None)
+    monkeypatch.setattr(live, "async_to_sync", lambda func: lambda layer, messages: handed.extend(messages))
+    with live.kept_announcements() as outer:
+        with pytest.raises(RuntimeError), transaction.atomic():
+            live.changed("table-9", bump=lambda: 7)
+            raise RuntimeError
+        with live.kept_announcements() as inner:
+            with transaction.atomic():
+                live.changed("table-1", bump=lambda: 42, patch=lambda version: {"v": version})
+                live.changed("tournament-3")
+                assert inner == []  # nothing before the commit
+            other = threading.Thread(target=live.send_now, args=("table-2", {"type": "state.changed"}))
+            other.start()
+            other.join()
+    assert [group for group, _message in inner] == ["table-1", "tournament-3"]
+    assert inner[0][1]["patch"] == {"v": 42}
+    assert outer == inner
+    assert sorted(group for group, _message in handed) == ["table-1", "table-2", "tournament-3"]

@@ -1,6 +1,6 @@
 """How a server's threads share the work and the interpreter lock (config.threads): the event loop
 that carries every socket gets the lock back within half a millisecond, and the sockets' database
-work runs on a small pool of its own (issue 11)."""
+work runs on threads of its own: one for the dealers' inputs, one for the rest (issue 11)."""
 
 import asyncio
 import os
@@ -17,10 +17,12 @@ from config import threads
 def test_defaults_and_overrides(monkeypatch):
     monkeypatch.delenv("SERVER_GIL_SWITCH_MS", raising=False)
     monkeypatch.delenv("SERVER_SOCKET_THREADS", raising=False)
-    assert (threads.switch_ms(), threads.socket_threads()) == (0.5, 3)
+    monkeypatch.delenv("SERVER_INPUT_THREADS", raising=False)
+    assert (threads.switch_ms(), threads.socket_threads(), threads.input_threads()) == (0.5, 1, 1)
     monkeypatch.setenv("SERVER_GIL_SWITCH_MS", "2")
     monkeypatch.setenv("SERVER_SOCKET_THREADS", "8")
-    assert (threads.switch_ms(), threads.socket_threads()) == (2.0, 8)
+    monkeypatch.setenv("SERVER_INPUT_THREADS", "3")
+    assert (threads.switch_ms(), threads.socket_threads(), threads.input_threads()) == (2.0, 8, 3)
 
 
 @pytest.mark.parametrize(
@@ -33,12 +35,18 @@ def test_defaults_and_overrides(monkeypatch):
         ("SERVER_SOCKET_THREADS", "0", "a whole number from 1 to 32"),
         ("SERVER_SOCKET_THREADS", "2.5", "a whole number from 1 to 32"),
         ("SERVER_SOCKET_THREADS", "100", "a whole number from 1 to 32"),
+        ("SERVER_INPUT_THREADS", "0", "a whole number from 1 to 32"),
+        ("SERVER_INPUT_THREADS", "two", "a whole number from 1 to 32"),
     ],
 )
 def test_a_setting_out_of_range_stops_the_server_with_its_name_and_range(monkeypatch, name, raw, message):
     monkeypatch.setenv(name, raw)
     with pytest.raises(ValueError, match=f"{name} must be {message}, not '{raw}'"):
-        threads.switch_ms() if name == "SERVER_GIL_SWITCH_MS" else threads.socket_threads()
+        {
+            "SERVER_GIL_SWITCH_MS": threads.switch_ms,
+            "SERVER_SOCKET_THREADS": threads.socket_threads,
+            "SERVER_INPUT_THREADS": threads.input_threads,
+        }[name]()
 
 
 def test_the_servers_entry_point_sets_the_switch_interval():
@@ -56,7 +64,8 @@ def test_the_servers_entry_point_sets_the_switch_interval():
 
 
 @pytest.mark.django_db  # channels closes stale database connections around each call
-def test_socket_work_runs_at_most_socket_threads_at_once_off_the_event_loop():
+def test_socket_work_runs_at_most_socket_threads_at_once_off_the_event_loop(monkeypatch):
+    monkeypatch.setenv("SERVER_SOCKET_THREADS", "3")
     running, most, names = [0], [0], set()
     guard = threading.Lock()
 
@@ -79,3 +88,26 @@ def test_socket_work_runs_at_most_socket_threads_at_once_off_the_event_loop():
     assert loop_thread not in idents
     assert most[0] == threads.socket_threads() == 3
     assert all(name.startswith("socket-db") for name in names)
+
+
+@pytest.mark.django_db
+def test_an_input_never_waits_behind_a_snapshot_build_nor_a_build_behind_an_input():
+    """A dealer's input runs on its own thread: a build that is still running (here, one that waits
+    for the input) does not hold it back, and the input runs on neither the loop nor a socket thread."""
+    input_done = threading.Event()
+
+    def build():
+        return input_done.wait(timeout=10), threading.current_thread().name
+
+    def dealer_input():
+        input_done.set()
+        return threading.current_thread().name
+
+    async def main():
+        return await asyncio.gather(
+            threads.on_socket_thread(build)(), threads.on_input_thread(dealer_input)()
+        )
+
+    (waited, build_thread), input_thread = asyncio.run(main())
+    assert waited, "the input waited behind the build"
+    assert build_thread.startswith("socket-db") and input_thread.startswith("input-db")

@@ -260,3 +260,72 @@ async def test_a_clock_screen_sends_no_inputs():
     assert await ws.receive_json_from(timeout=2) == {"type": "error", "code": "unknown_message"}
     assert await database_sync_to_async(_state)(tables[0].pk) == ([], [])
     await ws.disconnect()
+
+
+async def test_the_tablet_shows_its_own_input_without_the_layers_copy_of_the_announcement(monkeypatch):
+    """The server that applied a tablet's input shows it on that tablet at once, from what the input's
+    transaction announced, not after the channel layer's round trip: with every layer message lost
+    (and the hub's fallback read pushed far off), the deal and the action still reach the tablet,
+    each as one snapshot with a newer version."""
+    from config import live
+    from screens import snapshot_hub
+
+    _tournament, tables, _device, _token, ws = await _tablet()
+    table = tables[0]
+
+    async def lost(layer, messages):
+        return None
+
+    monkeypatch.setattr(live, "_send_all", lost)
+    monkeypatch.setattr(snapshot_hub, "PATIENCE", 60.0)  # no read-back of the patch in this test
+    dealt = await _answer(ws, {"type": "deal", "input": {"table": table.pk, "client_action_id": "deal-e"}})
+    assert dealt["status"] == 201
+    shown = await _snapshot(ws)
+    assert shown["data"]["hand"]["id"] == dealt["body"]["hand"]["id"]
+
+    hand, options = await database_sync_to_async(_hand_and_options)(table.pk)
+    body = {
+        "type": "action",
+        "seat": options["seat"],
+        "action": "call" if "call" in options["actions"] else "check",
+        "client_action_id": "act-e",
+        "expected_seq": hand.state_seq,
+    }
+    acted = await _answer(ws, {"type": "input", "hand": hand.pk, "input": body}, ref="r2")
+    assert acted["status"] == 200
+    update = await _snapshot(ws)
+    assert update["version"] > shown["version"]
+    assert update["data"]["hand"]["seq"] == acted["body"]["last_seq"]
+    assert await ws.receive_nothing(timeout=0.3)  # one snapshot per input, nothing sent twice
+    await ws.disconnect()
+
+
+async def test_a_refused_input_announces_nothing_and_the_tablet_is_sent_no_snapshot_for_it():
+    _tournament, tables, _device, _token, ws = await _tablet()
+    answer = await _answer(ws, {"type": "input", "hand": 999999, "input": {"type": "action"}})
+    assert answer["status"] in (400, 404)
+    assert await ws.receive_nothing(timeout=0.3)
+    assert await database_sync_to_async(_state)(tables[0].pk) == ([], [])
+    await ws.disconnect()
+
+
+async def test_a_tablets_input_is_applied_on_the_servers_input_thread(monkeypatch):
+    """Not on the event loop (every socket waits then) and not behind the snapshot builds
+    (config.threads): on the thread that applies only dealers' inputs."""
+    import threading
+
+    from screens import tablet_inputs
+
+    seen = []
+    apply = tablet_inputs.apply
+
+    def recorded(*args):
+        seen.append(threading.current_thread().name)
+        return apply(*args)
+
+    monkeypatch.setattr(tablet_inputs, "apply", recorded)
+    _tournament, tables, _device, _token, ws = await _tablet()
+    answer = await _answer(ws, {"type": "deal", "input": {"table": tables[0].pk}})
+    assert answer["status"] == 201
+    assert len(seen) == 1 and seen[0].startswith("input-db"), seen
+    await ws.disconnect()
