@@ -15,13 +15,18 @@ and are not counted here.
   (each socket's send and receive, each wait for events) and waits for a worker to hand it back,
   which a worker busy in Python does only after the switch interval: 5 ms by Python's default.
 
-Measured at 1,250 tables on two cores (tests/bench/load_event.py, two servers, 250 inputs a second,
-all runs on two days of the same machine; answer p99 / input -> tablet p99, CPU per input):
-Python's defaults (5 ms, one pool of six threads) 468-800 / 1,368-2,122 ms over three runs;
-0.5 ms and a pool of three 147-238 / 207-455 ms over four runs, 6.8-7.2 ms; a pool of two 209 /
-231 ms, 6.7 ms; a pool of one 74 / 80 ms, 5.6 ms; one input thread and one socket thread 68 / 70 ms,
-5.8 ms (the tablet's own snapshot then no longer waits for the channel layer: ``config.live``).
-At 500 inputs offered a second the two cores carry 256-270 with three threads, 320-331 with one.
+Measured at 1,250 tables on two cores (tests/bench/load_event.py, two servers, 250 inputs a second;
+answer p99 / input -> tablet p99, CPU per input). Python's defaults (5 ms, a pool of six threads):
+468-800 / 1,368-2,122 ms. 0.5 ms and a pool of three: 134-238 / 179-455 ms, 6.6-7.2 ms (five 20-s
+runs on two days). Then one run each: a pool of two 209 / 231 ms, 6.7 ms; a pool of one 74 / 80 ms,
+5.6 ms; one input and one socket thread 68-127 / 70-126 ms, 5.8-6.3 ms (two runs). Three pairs of
+30-s runs taken in turn, the pool of three against one input thread: answer p99 232-577 against
+140-562 ms, input -> tablet p99 503-1,189 against 141-563 ms (most of that from ``config.live``'s
+kept announcements), CPU 7.0-7.3 against 6.8-7.1 ms. At 250 a second the one input thread is
+80-98% busy, about 7 ms an input of which 2.5-3 ms is its own CPU: the rest is waiting for the
+database, the lock and a core. Two input threads made each input take twice as long on its thread
+(13 ms, the same CPU: so mostly the lock and the cores) and were no faster (338 ms p99): past this,
+more server processes, not more threads.
 ``SERVER_GIL_SWITCH_MS``, ``SERVER_INPUT_THREADS`` and ``SERVER_SOCKET_THREADS`` override them.
 
 A leaf: it imports no app.
