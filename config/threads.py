@@ -25,8 +25,9 @@ runs on two days). Then one run each: a pool of two 209 / 231 ms, 6.7 ms; a pool
 kept announcements), CPU 7.0-7.3 against 6.8-7.1 ms. At 250 a second the one input thread is
 80-98% busy, about 7 ms an input of which 2.5-3 ms is its own CPU: the rest is waiting for the
 database, the lock and a core. Two input threads made each input take twice as long on its thread
-(13 ms, the same CPU: so mostly the lock and the cores) and were no faster (338 ms p99): past this,
-more server processes, not more threads.
+(13 ms, the same CPU: so mostly the lock and the cores) and were no faster (338 ms p99). A third
+server on the same two cores was no faster either (three servers 198 ms p99 and 7.4 ms of CPU an
+input, two servers 199 ms and 7.0 ms, run one after the other): past this, more cores.
 ``SERVER_GIL_SWITCH_MS``, ``SERVER_INPUT_THREADS`` and ``SERVER_SOCKET_THREADS`` override them.
 
 A leaf: it imports no app.
