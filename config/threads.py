@@ -87,36 +87,24 @@ _pools: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _SIZES = {"socket-db": socket_threads, "input-db": input_threads}
 
 
-def _pool(loop: asyncio.AbstractEventLoop, name: str) -> ThreadPoolExecutor:
+def _off_the_loop(func: Callable, name: str) -> Callable:
+    """``func`` as an awaitable run on the running loop's pool ``name`` (made on first use)."""
+    loop = asyncio.get_running_loop()
     pools = _pools.setdefault(loop, {})
     pool = pools.get(name)
     if pool is None:
         pool = pools[name] = ThreadPoolExecutor(_SIZES[name](), thread_name_prefix=name)
-    return pool
-
-
-def socket_pool(loop: asyncio.AbstractEventLoop) -> ThreadPoolExecutor:
-    """``loop``'s socket threads (snapshot builds, checks on connect), made on first use."""
-    return _pool(loop, "socket-db")
-
-
-def input_pool(loop: asyncio.AbstractEventLoop) -> ThreadPoolExecutor:
-    """``loop``'s input threads (the dealers' inputs), made on first use."""
-    return _pool(loop, "input-db")
-
-
-def _off_the_loop(func: Callable, pool: Callable[[asyncio.AbstractEventLoop], ThreadPoolExecutor]):
-    return database_sync_to_async(func, thread_sensitive=False, executor=pool(asyncio.get_running_loop()))
+    return database_sync_to_async(func, thread_sensitive=False, executor=pool)
 
 
 def on_socket_thread(func: Callable) -> Callable:
     """``func`` as an awaitable run on a socket thread, its database connections closed as channels'
     ``database_sync_to_async`` closes them. Not tied to the caller's thread: many sockets' work waits
     its turn, at most ``socket_threads()`` at once. Called from a coroutine of the serving loop."""
-    return _off_the_loop(func, socket_pool)
+    return _off_the_loop(func, "socket-db")
 
 
 def on_input_thread(func: Callable) -> Callable:
     """``on_socket_thread`` for a dealer's input: on a thread of its own, so an input never waits
     behind a snapshot build or a reconnecting screen's checks (nor they behind it)."""
-    return _off_the_loop(func, input_pool)
+    return _off_the_loop(func, "input-db")

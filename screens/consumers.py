@@ -79,8 +79,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.subscribed = False
         await self.accept()
         try:
-            # Off the server's one thread for synchronous work, like the builds: after a restart 1,350
-            # screens connect at once, and their checks need not wait behind each other.
+            # On the socket thread, like the builds: after a restart 1,350 screens connect at once, and
+            # their checks must hold up neither the HTTP requests nor the dealers' inputs.
             decision = await on_socket_thread(self.authorize)()
         except ObjectDoesNotExist:
             await self.close(code=CLOSE_NOT_FOUND)

@@ -23,9 +23,9 @@ websocket_urlpatterns: list = [
 
 
 class SocketAuthMiddleware(AuthMiddleware):
-    """channels' AuthMiddleware, reading the session's user off the server's one thread for synchronous
-    work: after a restart every screen of the room connects at once, and their session reads need not
-    queue behind each other and behind every other socket's database work."""
+    """channels' AuthMiddleware, reading the session's user on the socket thread (config.threads), not
+    the server's one thread for synchronous work: after a restart every screen of the room connects at
+    once, and their session reads must hold up neither the HTTP requests nor the dealers' inputs."""
 
     async def resolve_scope(self, scope):
         scope["user"]._wrapped = await on_socket_thread(get_user.func)(scope)
