@@ -172,6 +172,18 @@ def _plain_fields(model: type[Model], fields) -> list:
     return list(fields)
 
 
+def insert_fields(model: type[Model]) -> list:
+    """The fields an INSERT of new ``model`` rows writes: every concrete one but the auto key."""
+    opts = model._meta
+    return _plain_fields(model, [f for f in opts.concrete_fields if f is not opts.pk])
+
+
+def insert_params(objs: list[Model], fields: list, connection) -> list:
+    """The values of ``objs`` for ``fields``, row after row, as ``bulk_create`` prepares them
+    (``pre_save`` as in a save: ``auto_now_add`` is set)."""
+    return [field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objs for field in fields]
+
+
 def insert_rows(objs: list[Model], *, using: str = "default") -> None:
     """INSERT ``objs`` (new instances of one model with an auto primary key) with every column but the
     key, and set their primary keys, as ``bulk_create`` does, with the SQL built once per model and
@@ -188,7 +200,7 @@ def insert_rows(objs: list[Model], *, using: str = "default") -> None:
     found = _write_sql.get(key)
     if found is None:
         opts = model._meta
-        fields = _plain_fields(model, [f for f in opts.concrete_fields if f is not opts.pk])
+        fields = insert_fields(model)
         quote = connection.ops.quote_name
         row = "(" + ", ".join(["%s"] * len(fields)) + ")"
         sql = (
@@ -197,9 +209,7 @@ def insert_rows(objs: list[Model], *, using: str = "default") -> None:
         )
         found = _write_sql[key] = (sql, fields)
     sql, fields = found
-    params = [
-        field.get_db_prep_save(field.pre_save(obj, True), connection) for obj in objs for field in fields
-    ]
+    params = insert_params(objs, fields, connection)
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         keys = cursor.fetchall()

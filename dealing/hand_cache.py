@@ -20,6 +20,7 @@ from typing import NamedTuple
 from django.db import transaction
 
 from dealing.engine.hand import Hand as EngineHand
+from dealing.models import Hand
 
 # More than one running hand per table of the biggest event (1,250 tables), few megabytes in all.
 CAPACITY = 2048
@@ -30,6 +31,10 @@ class Kept(NamedTuple):
     engine: EngineHand
     table_id: int
     action_ids: set[str]  # the client_action_id of every input in the log
+    # The hand's row as it was read or written with this event (what a running hand's inputs do not
+    # change: its number, seats, deal mode and commitment), or None: the input writes in one statement
+    # only on a hand whose row it need not read (``dealing.kept_writes``).
+    hand: Hand | None = None
 
 
 _kept: OrderedDict[int, Kept] = OrderedDict()
@@ -45,6 +50,25 @@ def take(hand_id: int, seq: int) -> Kept | None:
     return kept
 
 
+def take_current(hand_id: int, seq: int, client_action_id: str | None) -> Kept | None:
+    """The hand as kept at event ``seq`` with its row, now owned by the caller, when an input that
+    expects that event and carries ``client_action_id`` can go on from it (not a retry of one of its
+    inputs); else None, and whatever is kept stays (the input's transaction looks again, under the
+    hand's lock)."""
+    with _lock:
+        kept = _kept.get(hand_id)
+        if kept is None or kept.seq != seq or kept.hand is None or client_action_id in kept.action_ids:
+            return None
+        del _kept[hand_id]
+    return kept
+
+
+def put_back(hand_id: int, kept: Kept) -> None:
+    """Return a hand taken with ``take_current`` and left unchanged (unless another is kept by now)."""
+    with _lock:
+        _kept.setdefault(hand_id, kept)
+
+
 def table_of(hand_id: int) -> int | None:
     """The table of a kept hand (a hand never changes table), or None: who may act on a hand is
     decided by its table, and a kept hand's needs no read."""
@@ -53,14 +77,20 @@ def table_of(hand_id: int) -> int | None:
 
 
 def keep_after_commit(
-    hand_id: int, seq: int, engine: EngineHand, table_id: int, action_ids: set[str]
+    hand_id: int,
+    seq: int,
+    engine: EngineHand,
+    table_id: int,
+    action_ids: set[str],
+    hand: Hand | None = None,
 ) -> None:
-    """Keep the hand at event ``seq`` once this transaction commits (nothing is kept on a rollback).
-    ``action_ids``: every client_action_id in its log, this transaction's included."""
+    """Keep the hand at event ``seq`` once this transaction commits (nothing is kept on a rollback;
+    outside a transaction, at once). ``action_ids``: every client_action_id in its log, this
+    transaction's included; ``hand``: its row as just read or written."""
 
     def keep():
         with _lock:
-            _kept[hand_id] = Kept(seq, engine, table_id, action_ids)
+            _kept[hand_id] = Kept(seq, engine, table_id, action_ids, hand)
             _kept.move_to_end(hand_id)
             while len(_kept) > CAPACITY:
                 _kept.popitem(last=False)

@@ -12,6 +12,7 @@ request) or ``HandRuleError`` (422: the request breaks a rule), each with a tran
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import secrets
@@ -36,7 +37,7 @@ from tournaments.audit import AuditAction, record_audit
 from tournaments.models import Betting, Entry, Tournament, tournament_changed
 from tournaments.services import bust_entries, level_for_next_hand
 
-from . import eventlog, hand_cache, hand_for_hand, vault
+from . import eventlog, hand_cache, hand_for_hand, kept_writes, vault
 from .messages import engine_message
 from .models import Hand, HandEvent
 from .seeds import draw_seed
@@ -542,7 +543,12 @@ def start_next_hand(
             _finish(hand, engine, actor=actor)
         else:
             hand_cache.keep_after_commit(
-                hand.pk, seq, engine, hand.table_id, {client_action_id} if client_action_id else set()
+                hand.pk,
+                seq,
+                engine,
+                hand.table_id,
+                {client_action_id} if client_action_id else set(),
+                copy.copy(hand),
             )
         hand.replayed = False
         return hand
@@ -631,6 +637,11 @@ def apply_input(
     id with another input is refused (422). A stale ``expected_seq`` is refused (409) with the state.
     """
     digest = request_digest(body)
+    recorded = dict(actor=actor, device=device, client_action_id=client_action_id or None, digest=digest)
+    if kept_writes.usable():
+        result = _apply_to_kept_hand(hand.pk, body, expected_seq, recorded)
+        if result is not None:
+            return result
     with transaction.atomic():
         hand = _lock_hand(hand.pk)
         # A running hand's last event is its row's state_seq (every writer of its log stores the view in
@@ -692,36 +703,81 @@ def apply_input(
             engine.apply_input(body)
         except EngineRuleError as error:
             raise _from_engine(error) from None
-        new_rows = _append(
-            hand,
-            engine.events[before:],
-            start_seq=current + 1,
-            actor=actor,
-            device=device,
-            client_action_id=client_action_id or None,
-            digest=digest,
-        )
-        end = current + len(new_rows)
-        if engine.done:  # a finished hand's full view is everyone's: stored with it
-            _store_snapshot(hand, engine, end)
-        else:
-            _store_public_view(hand, engine, end)
-        if not engine.done:
-            # Only the hand moved on: its tablet's servers patch the table's last snapshot with it.
-            # (A hand's end announces its table in _finish, after the tournament's lock: bumping the
-            # table's version first would lock the table row before the tournament, the reverse of
-            # balancing's order, and the two deadlock.)
-            table_changed(hand.table_id, patch=lambda version: _hand_patch(hand, end, version))
-        if engine.runout:
-            # The director console shows the all-ins and their equity street by street.
-            tournament_changed(hand.table.tournament_id)
-        if engine.done:
-            _finish(hand, engine, actor=actor)
-        else:
-            if client_action_id:
-                action_ids.add(client_action_id)
-            hand_cache.keep_after_commit(hand.pk, end, engine, hand.table_id, action_ids)
-        return ActionResult(hand, current + 1, end, events=new_rows)
+        return _record_input(hand, engine, before, current, action_ids, recorded)
+
+
+def _apply_to_kept_hand(hand_id: int, body: dict, expected_seq: int, recorded: dict) -> ActionResult | None:
+    """An input on a hand this process keeps at the very event the tablet expects, without the hand's
+    lock: written in one statement that checks the hand has not moved on (``dealing.kept_writes``),
+    or, when the input ends the hand or starts a run-out, in a transaction under the lock.
+
+    None, with nothing written, whenever ``apply_input``'s transaction must decide instead, on the
+    hand as stored: no hand kept at that event, a retry of a known input, a run-out's deal (the
+    floor may hold it, R8.6), an input the engine refuses (the hand kept may be behind the stored one:
+    the answer could be 409 rather than 422), or a hand another writer has moved on."""
+    kept = hand_cache.take_current(hand_id, expected_seq, recorded["client_action_id"])
+    if kept is None:
+        return None
+    engine, hand = kept.engine, kept.hand
+    if body.get("type") in RUNOUT_DEALS and engine.runout:
+        hand_cache.put_back(hand_id, kept)
+        return None
+    before = len(engine.events)
+    try:
+        engine.apply_input(body)
+    except EngineRuleError:
+        return None  # the engine may be half changed: dropped, and the hand rebuilt from its log
+    if engine.done or engine.runout:
+        with transaction.atomic():
+            locked = _lock_hand(hand_id)
+            if locked.status != Hand.Status.RUNNING or locked.state_seq != expected_seq:
+                return None
+            return _record_input(locked, engine, before, expected_seq, kept.action_ids, recorded)
+    rows, dealt = _event_rows(hand, engine.events[before:], start_seq=expected_seq + 1, **recorded)
+    public = engine.view(public=True)
+    version = kept_writes.append(hand, rows, dealt, state=public, kept_seq=expected_seq)
+    if version is None:
+        return None
+    end = expected_seq + len(rows)
+    hand.state, hand.state_seq = public, end
+    table_changed(hand.table_id, patch=lambda v: _hand_patch(hand, end, v), version=version)
+    _keep(hand, engine, end, kept.action_ids, recorded["client_action_id"])
+    return ActionResult(hand, expected_seq + 1, end, events=rows)
+
+
+def _keep(hand: Hand, engine: EngineHand, end: int, action_ids: set[str], client_action_id) -> None:
+    """Keep the hand after this input (its engine, its inputs' ids, its row). The row is kept as a
+    copy: the caller's is answered from, while the next input may already change the kept one."""
+    if client_action_id:
+        action_ids.add(client_action_id)
+    hand_cache.keep_after_commit(hand.pk, end, engine, hand.table_id, action_ids, copy.copy(hand))
+
+
+def _record_input(
+    hand: Hand, engine: EngineHand, before: int, current: int, action_ids: set[str], recorded: dict
+) -> ActionResult:
+    """Store what an input added to ``engine`` (its events from index ``before``, after event
+    ``current``) on ``hand``, locked in this transaction, and what follows from it."""
+    new_rows = _append(hand, engine.events[before:], start_seq=current + 1, **recorded)
+    end = current + len(new_rows)
+    if engine.done:  # a finished hand's full view is everyone's: stored with it
+        _store_snapshot(hand, engine, end)
+    else:
+        _store_public_view(hand, engine, end)
+    if not engine.done:
+        # Only the hand moved on: its tablet's servers patch the table's last snapshot with it.
+        # (A hand's end announces its table in _finish, after the tournament's lock: bumping the
+        # table's version first would lock the table row before the tournament, the reverse of
+        # balancing's order, and the two deadlock.)
+        table_changed(hand.table_id, patch=lambda version: _hand_patch(hand, end, version))
+    if engine.runout:
+        # The director console shows the all-ins and their equity street by street.
+        tournament_changed(hand.table.tournament_id)
+    if engine.done:
+        _finish(hand, engine, actor=recorded["actor"])
+    else:
+        _keep(hand, engine, end, action_ids, recorded["client_action_id"])
+    return ActionResult(hand, current + 1, end, events=new_rows)
 
 
 def _hand_patch(hand: Hand, seq: int, table_version: int) -> dict:

@@ -252,13 +252,15 @@ def _bump_version(table_id: int) -> int | None:
     return row[0] if row else None
 
 
-def table_changed(table_id: int, *, patch=None) -> None:
+def table_changed(table_id: int, *, patch=None, version: int | None = None) -> None:
     """A table's hand, seats or moves changed in this transaction: its version goes up once and its
     tablet hears of it once, after the commit.
 
     ``patch(version)``: only the running hand changed, and this gives the snapshot's new hand part
-    (``config.live``: the tablets' servers apply it instead of rebuilding the table)."""
-    live.changed(live.table_group(table_id), bump=lambda: _bump_version(table_id), patch=patch)
+    (``config.live``: the tablets' servers apply it instead of rebuilding the table).
+    ``version``: the caller's own statement bumped the version already, to this one."""
+    bump = (lambda: version) if version is not None else (lambda: _bump_version(table_id))
+    live.changed(live.table_group(table_id), bump=bump, patch=patch)
 
 
 def tables_changed(table_ids) -> None:
