@@ -240,3 +240,35 @@ def update_row(model: type[Model], pk, *, using: str = "default", **values) -> i
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
+
+
+def update_rows(model: type[Model], name: str, values: dict, *, using: str = "default") -> int:
+    """Set the plain field ``name`` of each row ``pk`` to ``values[pk]`` in one statement (what
+    ``bulk_update`` does for one field, without building its CASE expressions on every call), with the
+    SQL built once per model, field and row count. Returns the number of rows changed."""
+    if not values:
+        return 0
+    connection = connections[using]
+    key = ("update_rows", model, name, len(values), connection.vendor)
+    found = _write_sql.get(key)
+    if found is None:
+        field = _plain_fields(model, [model._meta.get_field(name)])[0]
+        quote = connection.ops.quote_name
+        pk = quote(model._meta.pk.column)
+        cast = f"CAST(%s AS {field.db_type(connection)})"
+        cases = " ".join([f"WHEN %s THEN {cast}"] * len(values))
+        sql = (
+            f"UPDATE {quote(model._meta.db_table)} SET {quote(field.column)} = CASE {pk} {cases} END "
+            f"WHERE {pk} IN ({', '.join(['%s'] * len(values))})"
+        )
+        found = _write_sql[key] = (sql, [field])
+    sql, (field,) = found
+    key_field = model._meta.pk
+    keys = [key_field.get_db_prep_value(pk, connection) for pk in values]
+    params = []
+    for pk, value in zip(keys, values.values(), strict=True):
+        params += [pk, field.get_db_prep_save(value, connection)]
+    params += keys
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount

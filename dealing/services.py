@@ -20,19 +20,18 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import connection, transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
-from config.prepared import PreparedQuery, insert_rows, update_row
+from config.prepared import PreparedQuery, insert_rows, update_row, update_rows
 from dealing.engine import positions as engine_positions
 from dealing.engine import seed_commitment, shuffled_deck
 from dealing.engine.errors import RuleError as EngineRuleError
 from dealing.engine.hand import Hand as EngineHand
 from dealing.engine.hand import HandConfig
 from tables.models import Seat, Table, table_changed
-from tables.services import dealt_in_next_hand, halted_reason, hand_finished, hand_started
+from tables.services import dealt_in_next_hand, halted_reason, hand_finished, hand_started, lock_table
 from tournaments.audit import AuditAction, record_audit
 from tournaments.models import Betting, Entry, Tournament, tournament_changed
 from tournaments.services import bust_entries, level_for_next_hand
@@ -84,11 +83,30 @@ _locked_hand = PreparedQuery(
 )
 _EVENTS = connection.ops.quote_name(HandEvent._meta.db_table)
 # Read on every deal (a tenth of a big event's inputs): their SQL is built once too.
-_table_for_deal = PreparedQuery(
-    lambda pk: Table.objects.select_for_update(no_key=True).filter(pk=pk).order_by()[:1]
-)
 _tournament_for_deal = PreparedQuery(
     lambda pk: Tournament.objects.select_related("structure").filter(pk=pk).order_by()[:1]
+)
+_deal_by_action_id = PreparedQuery(
+    lambda table_id, client_action_id: (
+        HandEvent.objects.filter(hand__table_id=table_id, seq=0, client_action_id=client_action_id)
+        .select_related("hand")
+        .order_by()[:1]
+    )
+)
+_hand_with_seed = PreparedQuery(
+    lambda commitment: Hand.objects.filter(seed_commitment=commitment).only("pk").order_by()[:1]
+)
+_hand_with_seed_in = PreparedQuery(
+    lambda commitment, tournament_id: (
+        Hand.objects.filter(seed_commitment=commitment, table__tournament_id=tournament_id)
+        .only("pk")
+        .order_by()[:1]
+    )
+)
+_TOP_NUMBER = (
+    f'SELECT MAX(h."number") FROM {connection.ops.quote_name(Hand._meta.db_table)} h '
+    f'JOIN {connection.ops.quote_name(Table._meta.db_table)} t ON h."table_id" = t."id" '
+    'WHERE t."tournament_id" = %s AND t."number" = %s'
 )
 _last_hand_at = PreparedQuery(lambda table_id: Hand.objects.filter(table_id=table_id).order_by("-number")[:1])
 _seated = PreparedQuery(
@@ -361,10 +379,17 @@ def build_config(tournament, table, seats, *, deal_mode: str, last=_UNREAD) -> d
 def _next_number(table) -> int:
     """Hand numbers go on per table number within the tournament, so a master-seeded tournament
     never derives the same seed twice (RULES 7.5)."""
-    top = Hand.objects.filter(table__tournament_id=table.tournament_id, table__number=table.number).aggregate(
-        m=Max("number")
-    )["m"]
+    with connection.cursor() as cursor:
+        cursor.execute(_TOP_NUMBER, [table.tournament_id, table.number])
+        (top,) = cursor.fetchone()
     return (top or 0) + 1
+
+
+def _seed_used(commitment: str, tournament_id: int | None = None) -> bool:
+    """Whether a hand was ever dealt with this seed commitment (of ``tournament_id`` only, if given)."""
+    if tournament_id is None:
+        return _hand_with_seed.first(commitment) is not None
+    return _hand_with_seed_in.first(commitment, tournament_id) is not None
 
 
 def _event_rows(
@@ -449,14 +474,9 @@ def start_next_hand(
     are the level's (R8.2), else 422 ``blinds_mismatch``."""
 
     with transaction.atomic():
-        locked = _table_for_deal.first(table.pk)
-        if locked is None:
-            raise Table.DoesNotExist(f"table {table.pk}")
-        table = locked
+        table = lock_table(table.pk)
         if client_action_id:
-            started = HandEvent.objects.filter(
-                hand__table=table, seq=0, client_action_id=client_action_id
-            ).first()
+            started = _deal_by_action_id.first(table.pk, client_action_id)
             if started is not None:
                 if deal_mode is not None and deal_mode != started.hand.deal_mode:
                     raise HandRuleError(
@@ -495,15 +515,13 @@ def start_next_hand(
             # Seeds are never reused (RULES 7.5). A master seed derives one seed per table and hand
             # number (a rehearsal replayed in a new tournament deals the same hands, on purpose);
             # a fresh seed that ever collides is drawn again.
-            used = Hand.objects.filter(seed_commitment=commitment)
             if tournament.seeding == Tournament.Seeding.MASTER:
-                if used.filter(table__tournament=tournament).exists():
+                if _seed_used(commitment, tournament.pk):
                     raise HandConflict(_("This hand's seed was already used."), code="seed_reused")
             else:
-                while used.exists():
+                while _seed_used(commitment):
                     seed = secrets.token_bytes(32)
                     commitment = seed_commitment(seed)
-                    used = Hand.objects.filter(seed_commitment=commitment)
         try:
             engine = EngineHand.start(HandConfig.from_dict(config), seed)
         except EngineRuleError as error:
@@ -513,7 +531,7 @@ def start_next_hand(
         views = eventlog.snapshot(engine)
         # The commitment is stored with the hand, before any card is shown to anyone (RULES 7.6); the
         # hand is written once with its public view, its secrets once with their full view.
-        hand = Hand.objects.create(
+        hand = Hand(
             table=table,
             number=number,
             config=config,
@@ -525,6 +543,7 @@ def start_next_hand(
             state=views["public"],
             state_seq=seq,
         )
+        insert_rows([hand])
         rows, dealt = _event_rows(
             hand,
             engine.events,
@@ -793,20 +812,24 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
     revealed. Runs inside the transaction of the input that ended the hand."""
 
     table = hand.table
+    if not Table.tournament.is_cached(table):
+        table.tournament = _tournament_for_deal.first(table.tournament_id)
     stacks = engine.stacks()
     entry_ids = {int(seat): data["entry"] for seat, data in hand.seats.items()}
-    entries = Entry.objects.select_for_update().in_bulk(entry_ids.values())
+    # One statement, which also locks the entries' rows; only the busted ones are read back.
+    update_rows(Entry, "chips", {entry_id: stacks[seat] for seat, entry_id in entry_ids.items()})
+    out = {entry_id: seat for seat, entry_id in entry_ids.items() if stacks[seat] == 0}
     busts = []
-    for seat, entry_id in sorted(entry_ids.items()):
-        entry = entries[entry_id]
-        entry.chips = stacks[seat]
-        if entry.chips == 0:
-            busts.append((entry, hand.seats[str(seat)]["chips"]))
-    Entry.objects.bulk_update([entries[entry_id] for entry_id in entry_ids.values()], ["chips"])
+    if out:
+        entries = Entry.objects.in_bulk(out)
+        busts = [
+            (entries[entry_id], hand.seats[str(seat)]["chips"])
+            for entry_id, seat in sorted(out.items(), key=lambda item: item[1])
+        ]
     hand.status = Hand.Status.FINISHED
     hand.finished_at = timezone.now()
     hand.result = engine.result()
-    hand.save(update_fields=["status", "finished_at", "result"])
+    update_row(Hand, hand.pk, status=hand.status, finished_at=hand.finished_at, result=hand.result)
     if busts:  # R8.8 places, R8.6 ranking by chips at the start of the hand
         bust_entries(table.tournament, busts, actor=actor, hand_label=hand.label)
     config = hand.config
@@ -816,6 +839,7 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
         big_blind_seat=config["big_blind_seat"],
         busted=bool(busts),
         actor=actor,
+        savepoint=False,
     )
     table_changed(table.pk)
     tournament = table.tournament

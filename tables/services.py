@@ -26,6 +26,7 @@ from config import live
 from config.celery import app as celery_app
 from config.on_commit import once_after_commit
 from config.per_version import PerVersion
+from config.prepared import PreparedQuery, update_row
 from config.text import name_key
 from tournaments.audit import AuditAction, record_audit
 from tournaments.errors import RuleError, StateError
@@ -632,7 +633,6 @@ def halted_reason(
     return None if code is None else str(HALT_MESSAGES[code])
 
 
-@transaction.atomic
 def hand_started(
     table: Table,
     *,
@@ -648,7 +648,13 @@ def hand_started(
     Only the table row is locked (the dealing service holds it already): balancing locks the
     tournament and then the tables, so it waits for this hand to start and then leaves the table alone.
     """
-    # ``locked``: the caller read the table under its lock in this transaction (the dealing service).
+    # ``locked``: the caller read the table under its lock in its own transaction (the dealing
+    # service), which any error here rolls back whole: no savepoint of its own (two round trips).
+    with transaction.atomic(savepoint=not locked):
+        return _hand_started(table, button_seat, big_blind_seat, halt_checked, locked)
+
+
+def _hand_started(table, button_seat, big_blind_seat, halt_checked: bool, locked: bool) -> Table:
     if not locked:
         table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     if table.hand_in_progress:
@@ -672,14 +678,19 @@ def hand_started(
     if big_blind_seat is not None:
         table.big_blind_seat = big_blind_seat
         fields.append("big_blind_seat")
-    table.save(update_fields=fields)
+    update_row(Table, table.pk, **{name: getattr(table, name) for name in fields})  # its SQL built once
     table_changed(table.pk)
     return table
 
 
-@transaction.atomic
 def hand_finished(
-    table: Table, *, button_seat: int | None, big_blind_seat: int | None, busted: bool = False, actor=None
+    table: Table,
+    *,
+    button_seat: int | None,
+    big_blind_seat: int | None,
+    busted: bool = False,
+    actor=None,
+    savepoint: bool = True,
 ) -> list[Move]:
     """The hand at this table is over: record its positions, make the moves that waited for it, rebalance.
 
@@ -690,7 +701,15 @@ def hand_finished(
     Most hands end with no move waiting and nobody out: then only this table's row is locked and
     nothing about the rest of the field is read, so hand ends at a thousand tables do not queue behind
     one another.
+
+    ``savepoint=False``: the caller's own transaction (the dealing service's, which never goes on
+    after an error) is rolled back whole by any error here, so no savepoint is made (two round trips).
     """
+    with transaction.atomic(savepoint=savepoint):
+        return _hand_finished(table, button_seat, big_blind_seat, busted, actor)
+
+
+def _hand_finished(table, button_seat, big_blind_seat, busted: bool, actor) -> list[Move]:
     for name, value in (("button_seat", button_seat), ("big_blind_seat", big_blind_seat)):
         if value is not None and not 1 <= value <= table.seats:
             raise ValidationError(
@@ -700,7 +719,7 @@ def hand_finished(
         return _hand_finished_with_moves(
             table, button_seat=button_seat, big_blind_seat=big_blind_seat, actor=actor
         )
-    table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
+    table = lock_table(table.pk)
     _record_positions(table, button_seat, big_blind_seat)
     table_changed(table.pk)
     if _moves_wait_for(table):
@@ -710,9 +729,28 @@ def hand_finished(
     return []
 
 
+# Read at every deal and every hand's end: their SQL built once (config.prepared).
+_locked_table = PreparedQuery(
+    lambda pk: Table.objects.select_for_update(no_key=True).filter(pk=pk).order_by()[:1]
+)
+_move_waiting = PreparedQuery(
+    lambda table_id: (
+        Move.objects.filter(from_table_id=table_id, status=Move.Status.PENDING).only("pk").order_by()[:1]
+    )
+)
+
+
+def lock_table(pk: int) -> Table:
+    """The table ``pk`` read under its lock (FOR NO KEY UPDATE) in the current transaction."""
+    table = _locked_table.first(pk)
+    if table is None:
+        raise Table.DoesNotExist(f"table {pk}")
+    return table
+
+
 def _moves_wait_for(table: Table) -> bool:
     """Moves out of this table wait for its hand to end, or the table is broken with players still there."""
-    if Move.objects.filter(from_table=table, status=Move.Status.PENDING).exists():
+    if _move_waiting.first(table.pk) is not None:
         return True
     return table.status == Table.Status.BROKEN
 
@@ -721,7 +759,9 @@ def _record_positions(table: Table, button_seat: int | None, big_blind_seat: int
     table.hand_in_progress = False
     table.button_seat = button_seat
     table.big_blind_seat = big_blind_seat
-    table.save(update_fields=["hand_in_progress", "button_seat", "big_blind_seat"])
+    update_row(
+        Table, table.pk, hand_in_progress=False, button_seat=button_seat, big_blind_seat=big_blind_seat
+    )
     if big_blind_seat is not None:
         # The player who waited for the big blind has posted it (R8.1).
         Seat.objects.filter(table=table, number=big_blind_seat).update(waits_for_big_blind=False)
@@ -731,7 +771,7 @@ def _hand_finished_with_moves(
     table: Table, *, button_seat: int | None, big_blind_seat: int | None, actor=None
 ) -> list[Move]:
     tournament = _lock(table.tournament)
-    table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
+    table = lock_table(table.pk)
     _record_positions(table, button_seat, big_blind_seat)
     _release_busted(tournament)
     snapshot = _Snapshot(tournament, lock=True)

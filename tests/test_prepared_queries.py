@@ -8,7 +8,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.test.utils import CaptureQueriesContext
 
-from config.prepared import PreparedQuery, UnpreparableQuery, insert_rows, update_row
+from config.prepared import PreparedQuery, UnpreparableQuery, insert_rows, update_row, update_rows
 from dealing.models import Hand, HandEvent
 from tables.models import Seat, Table
 from tests.factories import make_table
@@ -135,3 +135,24 @@ def test_a_prepared_update_changes_one_row_as_queryset_update_does():
     assert Hand.objects.get(pk=second.pk).state == {"phase": "flop"}
     with pytest.raises(UnpreparableQuery):
         update_row(Hand, first.pk, state_seq=F("state_seq") + 1)  # an expression needs the ORM
+
+
+def test_prepared_row_updates_set_each_rows_own_value_as_bulk_update_does():
+    """The stacks written back at a hand's end (dealing.services._finish, R8.8): each entry gets its own
+    chips, a zero and a count past 2**31 included, and the entries not named keep theirs."""
+    tournament, _table = make_table(stacks=(1000, 2000, 3000, 4000))
+    entries = list(Entry.objects.filter(tournament=tournament).order_by("pk"))
+    first, second, third, untouched = entries[:4]
+    assert update_rows(Entry, "chips", {first.pk: 0, second.pk: 5_000_000_000, third.pk: 2500}) == 3
+    chips = dict(Entry.objects.filter(tournament=tournament).values_list("pk", "chips"))
+    assert chips[first.pk] == 0 and chips[second.pk] == 5_000_000_000 and chips[third.pk] == 2500
+    assert chips[untouched.pk] == untouched.chips
+    assert update_rows(Entry, "chips", {}) == 0
+    assert update_rows(Entry, "chips", {10**12: 1}) == 0  # no such entry: nothing changed
+    with CaptureQueriesContext(connection) as captured:
+        update_rows(Entry, "chips", {first.pk: 7, untouched.pk: 8})
+    assert len(captured.captured_queries) == 1
+    assert dict(Entry.objects.filter(pk__in=[first.pk, untouched.pk]).values_list("pk", "chips")) == {
+        first.pk: 7,
+        untouched.pk: 8,
+    }

@@ -15,6 +15,8 @@ from django.db import models
 from django.db.models import Sum
 from django.utils import timezone
 
+from config.prepared import PreparedQuery
+
 from . import clock as clockmath
 from . import payouts as payoutmath
 from .models import Deal, Entry, Level, Tournament
@@ -22,8 +24,15 @@ from .models import Deal, Entry, Level, Tournament
 Status = Tournament.Status
 
 
+# Read for every deal and every clock snapshot: its SQL built once (config.prepared), and by the
+# structure's id, so the structure itself is not read for it.
+_levels = PreparedQuery(
+    lambda structure_id: Level.objects.filter(structure_id=structure_id).order_by("order")
+)
+
+
 def levels_of(tournament: Tournament) -> list[Level]:
-    return list(tournament.structure.levels.order_by("order"))
+    return _levels(tournament.structure_id)
 
 
 def periods(levels: list[Level]) -> list[clockmath.Period]:
