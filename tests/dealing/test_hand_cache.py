@@ -6,23 +6,14 @@ import time
 
 import pytest
 
-from dealing import eventlog, hand_cache, services, vault
+from dealing import hand_cache, services
 from dealing.models import Hand
 from dealing.services import DealingError
 from tests.factories import make_table
 
+from .replay import next_input, replayed_view
+
 pytestmark = pytest.mark.django_db(transaction=True)  # the kept hands are kept only after a commit
-
-
-def replayed_view(hand: Hand) -> dict:
-    rows = services.event_rows(hand)
-    return eventlog.rebuild(rows, vault.seed_of(hand), vault.dealt_events(hand)).view(public=False)
-
-
-def next_input(hand: Hand) -> dict:
-    view = services.snapshot(hand)["full"]
-    options = view["options"]
-    return {"type": "action", "seat": view["to_act"], "action": "call" if options["call"] else "check"}
 
 
 def act(hand: Hand, body: dict, actor) -> int:

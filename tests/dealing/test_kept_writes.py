@@ -14,27 +14,18 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from config import live
-from dealing import eventlog, hand_cache, kept_writes, services, vault
+from dealing import hand_cache, kept_writes, services, vault
 from dealing.models import Hand, HandEvent
 from dealing.services import DealingError
 from tables.models import Table
 from tests.factories import make_table
 
+from .replay import next_input, replayed_public_view, replayed_view
+
 pytestmark = [
     pytest.mark.django_db(transaction=True),  # hands are kept only after a commit
     pytest.mark.skipif(not kept_writes.usable(), reason="PostgreSQL only: SQLite has no data-modifying WITH"),
 ]
-
-
-def replayed_view(hand: Hand) -> dict:
-    rows = services.event_rows(hand)
-    return eventlog.rebuild(rows, vault.seed_of(hand), vault.dealt_events(hand)).view(public=False)
-
-
-def next_input(hand: Hand) -> dict:
-    view = services.snapshot(hand)["full"]
-    options = view["options"]
-    return {"type": "action", "seat": view["to_act"], "action": "call" if options["call"] else "check"}
 
 
 def act(hand: Hand, body: dict, actor, seq: int | None = None):
@@ -66,17 +57,12 @@ def test_an_ordinary_input_is_one_statement_with_the_transactions_result(staff, 
     assert [row.pk for row in result.events] == [stored.pk] and stored.type == "action"
     assert stored.actor_id == staff.pk and stored.request_digest
     hand.refresh_from_db()
-    assert hand.state_seq == seq + 1 and hand.state == replayed_view_public(hand)
+    assert hand.state_seq == seq + 1 and hand.state == replayed_public_view(hand)
     assert version(table) == before + 1
     [(group, message)] = sent
     assert group == live.table_group(table.pk)
     assert message["patch"]["table_version"] == before + 1
     assert message["patch"]["hand"]["seq"] == seq + 1 and message["patch"]["hand"]["state"] == hand.state
-
-
-def replayed_view_public(hand: Hand) -> dict:
-    rows = services.event_rows(hand)
-    return eventlog.rebuild(rows, vault.seed_of(hand), vault.dealt_events(hand)).view(public=True)
 
 
 def test_a_whole_hand_matches_the_replay_and_its_end_is_recorded_under_the_lock(staff):
@@ -98,7 +84,7 @@ def test_a_whole_hand_matches_the_replay_and_its_end_is_recorded_under_the_lock(
         hand.refresh_from_db()
         if hand.status == Hand.Status.RUNNING:
             assert services.full_view(hand) == replayed_view(hand)
-            assert hand.state == replayed_view_public(hand)
+            assert hand.state == replayed_public_view(hand)
     assert single >= 3
     assert hand.status == Hand.Status.FINISHED and hand.result
     seqs = list(HandEvent.objects.filter(hand=hand).order_by("seq").values_list("seq", flat=True))
@@ -124,7 +110,7 @@ def test_a_hand_moved_on_elsewhere_is_not_written_and_the_tablet_gets_409(staff)
     assert stale.value.code == "stale" and stale.value.params["seq"] == done.last_seq
     assert HandEvent.objects.filter(hand=hand).count() == count and version(table) == before
     hand.refresh_from_db()
-    assert hand.state_seq == done.last_seq and hand.state == replayed_view_public(hand)
+    assert hand.state_seq == done.last_seq and hand.state == replayed_public_view(hand)
 
 
 def test_a_voided_hand_kept_by_this_server_takes_no_input(staff, floor):
