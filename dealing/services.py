@@ -1,7 +1,9 @@
 """Every write of the dealing app: start a hand, apply a tablet's input, end, void or correct a hand.
 
 Each is one transaction that locks the hand (or the table) first; on SQLite the IMMEDIATE
-transaction mode serialises writers instead of ``select_for_update``. The engine
+transaction mode serialises writers instead of ``select_for_update``. The one exception: on PostgreSQL
+an ordinary input on a hand this process keeps is one statement that checks the hand has not moved on
+(``dealing.kept_writes``), and anything else falls back to the transaction. The engine
 (``dealing.engine``) decides every rule; this module reads the real state into an engine config,
 stores the engine's events, and writes the result back to the tournament and the tables.
 
