@@ -11,8 +11,8 @@ that was alive at a freeze and dies later (a socket that closed) waits for the h
 (``THAW_EVERY``), when one full collection sees everything again: at 1,250 tables on two servers
 that collection took 300-383 ms and freed 7,700-14,800 objects a server (tests/bench/load_event.py
 --rates 100 --seconds 420 with GC_THAW_EVERY=240). Before, the thaw only unfroze, and the next turn
-froze again before Python's own thresholds ran a full collection: those cycles were kept for ever. Every collection that still
-takes longer than ``SLOW_MS`` is logged with its generation.
+froze again before Python's own thresholds ran a full collection: those cycles were kept for ever.
+Every collection that still takes longer than ``SLOW_MS`` is logged with its generation.
 
 Why every 2 seconds: a full collection walks what came since the last freeze, so the shorter the
 interval the shorter the pause. Freezing costs nothing (it moves a list); what it costs is the dead

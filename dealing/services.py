@@ -558,7 +558,7 @@ def start_next_hand(
         # The seed, the dealt cards and the full view: the deck-prep role only (RULES 7.6).
         vault.create(hand, seed, dealt=dealt, full_view=views["full"], seq=seq)
         insert_rows(rows)
-        hand_started(table, halt_checked=True, locked=True)
+        hand_started(table, halt_checked=True, locked=True, savepoint=False)
         table_changed(table.pk)
         if engine.done:  # everybody all-in on the blinds: the hand plays itself out
             _finish(hand, engine, actor=actor)
@@ -934,7 +934,13 @@ def void_hand(hand: Hand, *, actor, reason: str, device: str = "", expected_seq:
         hand.finished_at = timezone.now()
         hand.save(update_fields=["status", "finished_at"])
         table = hand.table
-        hand_finished(table, button_seat=table.button_seat, big_blind_seat=table.big_blind_seat, actor=actor)
+        hand_finished(
+            table,
+            button_seat=table.button_seat,
+            big_blind_seat=table.big_blind_seat,
+            actor=actor,
+            savepoint=False,
+        )
         _record_audit(actor, AuditAction.HAND_VOID, hand, reason, {"hand": hand.label, "seq": seq})
         table_changed(table.pk)
         return hand

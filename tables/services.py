@@ -641,6 +641,7 @@ def hand_started(
     halt_checked: bool = False,
     locked: bool = False,
     actor=None,
+    savepoint: bool = True,
 ) -> Table:
     """A hand is being dealt at this table: balancing leaves it alone until ``hand_finished`` (R8.3).
 
@@ -648,9 +649,8 @@ def hand_started(
     Only the table row is locked (the dealing service holds it already): balancing locks the
     tournament and then the tables, so it waits for this hand to start and then leaves the table alone.
     """
-    # ``locked``: the caller read the table under its lock in its own transaction (the dealing
-    # service), which any error here rolls back whole: no savepoint of its own (two round trips).
-    with transaction.atomic(savepoint=not locked):
+    # ``savepoint=False``: as for ``hand_finished`` (the dealing service's own transaction).
+    with transaction.atomic(savepoint=savepoint):
         return _hand_started(table, button_seat, big_blind_seat, halt_checked, locked)
 
 
