@@ -1,19 +1,30 @@
-"""The screens' heartbeat, answered where the socket's messages come in.
+"""The screens' heartbeat, kept where the socket's messages come in and go out.
 
-Every dealer tablet pings every 2 s, so that a lost server is shown within 3 s (``static/live/tablet.js``):
-at a big event that is 625 pings a second, more messages than the dealers' inputs. Through the
-consumer, each ping cost a server about a quarter of a millisecond (channels' dispatch loop, the JSON
-decoder and encoder), so a tenth of a core went on pings alone. Here the exact ping that ``live.js``
-sends is answered as it is received, before channels sees it; anything else, and a ping spelled
-another way, goes on to the consumer, which answers the same (``LiveConsumer.receive_json``).
+A dealer tablet must show a lost server within 3 s (``static/live/tablet.js``, issue 15 item 7), so it
+must hear from the server at least every 2 s. It used to ping every 2 s: at a big event that is 625
+pings a second, more messages than the dealers' inputs, and a ping's round trip (a frame in, a frame
+out) cost the servers and the tablets about a fifth of two cores at 1,250 tables (issue 11). Now a
+socket that asks for it (``?beat=2000`` on its URL) is sent the server's heartbeat instead: a pong
+whenever the server has sent it nothing for that long, so a busy table's snapshots and answers are its
+heartbeat and a quiet one gets a pong every 2 s; one frame out, nothing in.
+
+Pings are still answered, as they are received and before channels sees them: a clock screen pings
+every 15 s, and a tablet pings when the server's heartbeat is late (a server from before this, during a
+rolling upgrade). A ping spelled another way goes on to the consumer, which answers the same
+(``LiveConsumer.receive_json``).
 """
 
 from __future__ import annotations
+
+import asyncio
+from urllib.parse import parse_qs
 
 from .snapshots import server_time_ms
 
 # What live.js sends (JSON.stringify) and Python's json.dumps spelling of it.
 PINGS = frozenset({'{"type":"ping"}', '{"type": "ping"}'})
+# The heartbeat a socket may ask for, in ms: faster would be a flood, slower is what pings are for.
+BEAT_MS = (500, 60_000)
 
 
 def pong_text() -> str:
@@ -21,9 +32,24 @@ def pong_text() -> str:
     return f'{{"type":"pong","server_time":{server_time_ms()}}}'
 
 
-class PingAnswering:
-    """ASGI middleware for WebSocket connections: answers ``{"type":"ping"}`` with a pong while the
-    socket is open (accepted and not yet closed by the application), without waking the consumer."""
+def beat_seconds(scope) -> float | None:
+    """The heartbeat the socket asked for (``?beat=<ms>``), in seconds, within ``BEAT_MS``; None when
+    it asked for none or for something that is not a whole number of ms."""
+    try:
+        asked = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("beat")
+        ms = int(asked[0]) if asked else None
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if ms is None:
+        return None
+    return min(max(ms, BEAT_MS[0]), BEAT_MS[1]) / 1000
+
+
+class Heartbeat:
+    """ASGI middleware for WebSocket connections. While the socket is open (accepted and not yet
+    closed by the application) it answers ``{"type":"ping"}`` with a pong without waking the
+    consumer, and, if the socket asked for a heartbeat, sends a pong whenever nothing else was sent
+    for that long."""
 
     def __init__(self, app):
         self.app = app
@@ -31,26 +57,53 @@ class PingAnswering:
     async def __call__(self, scope, receive, send):
         if scope.get("type") != "websocket":
             return await self.app(scope, receive, send)
+        every = beat_seconds(scope)
+        loop = asyncio.get_running_loop()
         open_ = False
+        last_sent = 0.0
+        beating: asyncio.Task | None = None
+
+        async def beat():
+            nonlocal last_sent
+            while open_:
+                wait = last_sent + every - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                    continue
+                last_sent = loop.time()
+                await send({"type": "websocket.send", "text": pong_text()})
+
+        def stop_beating():
+            nonlocal open_
+            open_ = False
+            if beating is not None:
+                beating.cancel()
 
         async def sending(message):
-            nonlocal open_
+            nonlocal open_, last_sent, beating
             kind = message.get("type")
             if kind == "websocket.accept":
                 open_ = True
+                if every is not None:
+                    beating = asyncio.ensure_future(beat())
             elif kind == "websocket.close":
-                open_ = False
+                stop_beating()
             await send(message)
+            last_sent = loop.time()  # anything the server sends tells the screen it is alive
 
         async def receiving():
-            nonlocal open_
+            nonlocal last_sent
             while True:
                 message = await receive()
                 if open_ and message.get("type") == "websocket.receive" and message.get("text") in PINGS:
                     await send({"type": "websocket.send", "text": pong_text()})
+                    last_sent = loop.time()
                     continue
                 if message.get("type") == "websocket.disconnect":
-                    open_ = False
+                    stop_beating()
                 return message
 
-        return await self.app(scope, receiving, sending)
+        try:
+            return await self.app(scope, receiving, sending)
+        finally:
+            stop_beating()

@@ -11,7 +11,7 @@ from config import converters  # noqa: F401  (registers <id:...>: ids beyond 64 
 from config.threads import on_socket_thread
 
 from .consumers import ClockConsumer, DirectorConsumer, FeatureConsumer, NotFoundConsumer, TableConsumer
-from .heartbeat import PingAnswering
+from .heartbeat import Heartbeat
 
 websocket_urlpatterns: list = [
     path("ws/tournaments/<id:tournament_id>/clock/", ClockConsumer.as_asgi()),
@@ -31,8 +31,8 @@ class SocketAuthMiddleware(AuthMiddleware):
         scope["user"]._wrapped = await on_socket_thread(get_user.func)(scope)
 
 
-# Outermost: a screen's heartbeat is answered before any of the rest runs (screens.heartbeat).
-websocket_application = PingAnswering(
+# Outermost: a screen's heartbeat is kept before any of the rest runs (screens.heartbeat).
+websocket_application = Heartbeat(
     AllowedHostsOriginValidator(
         CookieMiddleware(SessionMiddleware(SocketAuthMiddleware(URLRouter(websocket_urlpatterns))))
     )

@@ -18,6 +18,7 @@
     this.stopped = false;
     this.ws = null;
     this.lastMessageAt = 0;
+    this.beatMs = this.handlers.beatMs || 0; // read by url(), so before the first connect
     this.connect();
     var self = this;
     document.addEventListener("visibilitychange", function () {
@@ -29,27 +30,34 @@
     });
     // The device lost its network (Wi-Fi off, cable out): say so at once, before any timeout.
     window.addEventListener("offline", function () { self.status("offline"); });
-    // A screen that must notice a dead server quickly (the dealer's tablet) pings more often and
-    // calls the connection lost when no answer comes within ``handlers.answerMs``.
-    this.pingMs = this.handlers.pingMs || 15000;
-    this.heartbeat = setInterval(function () { self.beat(); }, this.pingMs);
-    if (this.handlers.answerMs) {
-      this.watch = setInterval(function () { self.checkAnswer(); }, 500);
+    // A screen that must notice a dead server quickly (the dealer's tablet) asks the server for a
+    // heartbeat every ``handlers.beatMs`` (anything the server sends counts) and calls the connection
+    // lost when nothing came for ``beatMs + answerMs``. If the heartbeat is late it pings, so a server
+    // that sends none (a rolling upgrade) still answers in time. Other screens ping every ``pingMs``.
+    if (this.beatMs) {
+      this.watch = setInterval(function () { self.checkAlive(); }, 250);
+    } else {
+      this.pingMs = this.handlers.pingMs || 15000;
+      this.heartbeat = setInterval(function () { self.beat(); }, this.pingMs);
     }
   }
 
-  LiveSocket.prototype.checkAnswer = function () {
-    if (this.stopped || !this.pingSentAt) return;
-    if (Date.now() - this.pingSentAt > this.handlers.answerMs && this.lastMessageAt < this.pingSentAt) {
-      this.pingSentAt = 0;
+  LiveSocket.prototype.checkAlive = function () {
+    if (this.stopped || !this.ws || this.ws.readyState !== 1) return;
+    var silent = Date.now() - this.lastMessageAt;
+    if (silent > this.beatMs + this.handlers.answerMs) {
       this.status("offline");
-      if (this.ws) { try { this.ws.close(); } catch (e) { /* ignore */ } }
+      try { this.ws.close(); } catch (e) { /* ignore */ }
+    } else if (silent > this.beatMs + this.handlers.answerMs / 2 && !(this.pingSentAt > this.lastMessageAt)) {
+      this.send({ type: "ping" });
+      this.pingSentAt = Date.now();
     }
   };
 
   LiveSocket.prototype.url = function () {
     var scheme = location.protocol === "https:" ? "wss://" : "ws://";
-    return scheme + location.host + this.path;
+    var beat = this.beatMs ? (this.path.indexOf("?") < 0 ? "?" : "&") + "beat=" + this.beatMs : "";
+    return scheme + location.host + this.path + beat;
   };
 
   LiveSocket.prototype.connect = function () {

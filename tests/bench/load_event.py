@@ -15,7 +15,9 @@ the connection pool (``DATABASE_POOL``, on by default with PostgreSQL) as in doc
 loopback); ``--dev-settings`` keeps the development defaults.
 
 Every socket is opened as the page would (the device cookie, an allowed Origin) and behaves as
-``static/live/live.js`` and ``tablet.js`` do: a ping every 15 s (a tablet's every 2 s), and each dealer
+``static/live/live.js`` and ``tablet.js`` do: a clock screen pings every 15 s; a tablet asks for the
+server's heartbeat every 2 s (``?beat=2000``, ``screens.heartbeat``), pings when it is 0.5 s late and
+would show the server lost after 3 s of silence (counted as "silent 3 s"); each dealer
 input sent on the tablet's socket and answered there (``screens.tablet_inputs``; the "POST" columns are
 then the socket's answer). ``--inputs http`` posts them to the dealing API instead, each followed by a
 ``{"type": "refresh", "hand": …, "seq": …}`` (``--no-refresh`` to leave that out). Each table is a dealer: one input
@@ -75,7 +77,8 @@ from tests.integration.processes import Processes, free_port  # noqa: E402
 LOST_AFTER = 10.0  # seconds: an input whose snapshot has not arrived by then is lost
 HAND_PATH = re.compile(r"^/api/hands/([0-9]+)/")
 PING_EVERY = 15.0  # live.js: clock screens
-TABLET_PING_EVERY = 2.0  # tablet.js: a lost server is shown within 3 s
+TABLET_BEAT_MS = 2000  # tablet.js: the server's heartbeat it asks for
+TABLET_ANSWER_MS = 1000  # tablet.js: a lost server is shown after beat + answer ms of silence
 LEVEL_TIMEOUT = 60.0
 FINAL_CODES = {4001, 4003, 4004, 4010}  # live.js does not reconnect after these
 MAX_RECONNECTS = 20
@@ -187,6 +190,8 @@ class Phase:
     errors: collections.Counter = field(default_factory=collections.Counter)
     lost: int = 0
     closes: int = 0  # sockets closed by the server during the phase
+    late_beats: int = 0  # a tablet's heartbeat 0.5 s late: it pinged
+    silent: int = 0  # a tablet heard nothing for 3 s: it would show the server lost
     open: int = 0  # inputs sent whose snapshot is not in yet (or not lost yet)
     cpu: dict[str, float] = field(default_factory=dict)
 
@@ -223,6 +228,9 @@ class Screen:
         self.tablets_version = -1
         self.level_seen: float | None = None
         self.close_code: int | None = None
+        self.last_message_at = 0.0
+        self.pinged_at = 0.0
+        self.silent_since: float | None = None  # counted once per silence
         self.snapshots = 0
         self.data: dict | None = None
         # tablets only
@@ -292,13 +300,15 @@ class Driver:
         self.socket_errors: collections.Counter = collections.Counter()
         self.phase: Phase | None = None
         self.closing = False
+        self.late_beats = 0
+        self.silences = 0
         self.profile_targets: dict[str, int] = {}
         self.profile_dir: Path | None = None
         for i, (table_id, _number) in enumerate(event.tables):
             port = ports[i % len(ports)]
             screen = Screen(
                 "tablet",
-                f"/ws/tables/{table_id}/",
+                f"/ws/tables/{table_id}/?beat={TABLET_BEAT_MS}",
                 f"dev_t{table_id}={event.tablet_tokens[table_id]}",
                 port,
                 table_id,
@@ -355,6 +365,7 @@ class Driver:
                 return
             screen.close_code = None
             screen.attempt = 0
+            screen.last_message_at = time.perf_counter()
             if screen.connected_at is None:
                 screen.connected_at = time.perf_counter()
         self.spawn(self.read(screen))
@@ -374,6 +385,7 @@ class Driver:
 
         try:
             async for raw in screen.ws:
+                screen.last_message_at = time.perf_counter()
                 message = json.loads(raw)
                 if message.get("type") == "answer":  # tablet.js: its input's answer, by its ref
                     waiting = screen.answer
@@ -438,7 +450,7 @@ class Driver:
             self.reconnect_later(screen)
 
     async def pinger(self, kinds: tuple, every: float) -> None:
-        """live.js: clock screens ping every 15 s, tablets every 2 s (spread evenly here)."""
+        """live.js: clock screens ping every 15 s (spread evenly here)."""
         screens = [screen for screen in self.screens if screen.kind in kinds]
         gap = every / max(1, len(screens))
         while not self.closing:
@@ -449,6 +461,33 @@ class Driver:
                     with contextlib.suppress(Exception):
                         await screen.ws.send('{"type":"ping"}')  # live.js: JSON.stringify
                 await asyncio.sleep(gap)
+
+    async def heartbeat_watch(self) -> None:
+        """live.js's checkAlive for the tablets, every 250 ms: a ping when the server's heartbeat is
+        half the answer time late, and a count when nothing came for beat + answer ms (where the tablet
+        would show the server lost and reconnect; here it is only counted)."""
+        late_after = (TABLET_BEAT_MS + TABLET_ANSWER_MS / 2) / 1000
+        lost_after = (TABLET_BEAT_MS + TABLET_ANSWER_MS) / 1000
+        while not self.closing:
+            await asyncio.sleep(0.25)
+            now = time.perf_counter()
+            for screen in self.tablets:
+                if screen.ws is None or screen.close_code is not None:
+                    continue
+                silent = now - screen.last_message_at
+                if silent > lost_after:
+                    if screen.silent_since != screen.last_message_at:
+                        screen.silent_since = screen.last_message_at
+                        self.silences += 1
+                        if self.phase is not None:
+                            self.phase.silent += 1
+                elif silent > late_after and screen.pinged_at <= screen.last_message_at:
+                    screen.pinged_at = now
+                    self.late_beats += 1
+                    if self.phase is not None:
+                        self.phase.late_beats += 1
+                    with contextlib.suppress(Exception):
+                        await screen.ws.send('{"type":"ping"}')  # live.js: JSON.stringify
 
     # -- dealer inputs
 
@@ -1067,7 +1106,7 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
         if screen.first_at is not None:
             driver.idle.append(screen)
     driver.spawn(driver.pinger(("clock",), PING_EVERY))
-    driver.spawn(driver.pinger(("tablet",), TABLET_PING_EVERY))
+    driver.spawn(driver.heartbeat_watch())
     driver.spawn(driver.sweeper())
 
     # The director console's page (staff session), idle.
@@ -1168,7 +1207,7 @@ def say_phase(phase: Phase) -> None:
     errors = sum(phase.errors.values())
     say(
         f"  {phase.name}: sent {phase.sent}, ok {phase.ok()}, errors {errors}, lost {phase.lost}, "
-        f"socket closes {phase.closes}, "
+        f"socket closes {phase.closes}, late heartbeats {phase.late_beats}, silent 3 s {phase.silent}, "
         f"input->tablet p50 {ms(median(phase.e2e))} ms p99 {ms(percentile(phase.e2e, 99))} ms; "
         f"{load_average()}"
     )
@@ -1287,6 +1326,10 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
         closes += "; by stage: " + ", ".join(f"{k}: {v}" for k, v in driver.closes_by_stage.items())
     socket_errors = ", ".join(f"{k}: {v}" for k, v in driver.socket_errors.items()) or "none"
     say(f"socket closes: {closes}; socket errors: {socket_errors}")
+    say(
+        f"tablet heartbeats: {driver.late_beats} late by 0.5 s (the tablet pinged), "
+        f"{driver.silences} silences of 3 s (the tablet would have shown the server lost)"
+    )
     if driver.closes:
         failures.append(f"sockets closed: {closes}")
     for p in result.phases:

@@ -1,5 +1,6 @@
-"""The screens' heartbeat (screens.heartbeat): a tablet shows a lost server within 3 s by its pings
-(issue 15 item 7), and at a big event those pings are answered without waking the consumer (issue 11)."""
+"""The screens' heartbeat (screens.heartbeat): a tablet shows a lost server within 3 s (issue 15 item
+7) because the server sends it something at least every 2 s, and at a big event that costs one frame
+out, not a ping's round trip through the consumer (issue 11)."""
 
 import asyncio
 import json
@@ -9,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from screens.consumers import LiveConsumer
-from screens.heartbeat import PingAnswering
+from screens.heartbeat import Heartbeat, beat_seconds
 from screens.models import DeviceKind
 from tests.screens.test_sockets import connect, cookie_header, pair, setup
 
@@ -49,8 +50,8 @@ async def test_the_tablets_ping_is_answered_with_the_servers_clock_without_reach
     await ws.disconnect()
 
 
-async def _run(messages, app_sends):
-    """PingAnswering around an app that sends ``app_sends`` first, then reads every message."""
+async def _run(messages, app_sends, query_string=b""):
+    """Heartbeat around an app that sends ``app_sends`` first, then reads every message."""
     incoming = asyncio.Queue()
     for message in messages:
         incoming.put_nowait(message)
@@ -68,7 +69,8 @@ async def _run(messages, app_sends):
     async def send(message):
         sent.append(message)
 
-    await asyncio.wait_for(PingAnswering(app)({"type": "websocket"}, incoming.get, send), 2)
+    scope = {"type": "websocket", "query_string": query_string}
+    await asyncio.wait_for(Heartbeat(app)(scope, incoming.get, send), 2)
     return sent, reached_app
 
 
@@ -92,3 +94,101 @@ async def test_no_pong_is_sent_on_a_socket_the_server_has_not_accepted_or_has_cl
     assert [m["type"] for m in sent] == ["websocket.accept", "websocket.send", "websocket.send"]
     assert all(json.loads(m["text"])["type"] == "pong" for m in sent[1:])
     assert reached == [BYE]
+
+
+async def test_a_tablet_that_asks_for_a_heartbeat_hears_from_the_server_while_its_table_is_quiet():
+    tournament, tables = await setup()
+    table = tables[0]
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
+    ws = await connect(f"/ws/tables/{table.pk}/?beat=500", cookie_header(device, token))
+    assert (await ws.receive_json_from(timeout=2))["type"] == "snapshot"
+    # Nothing happens at the table and the tablet sends nothing: the server's heartbeat comes anyway,
+    # with its clock, every 0.5 s (the shortest it gives).
+    started = time.monotonic()
+    beats = [await ws.receive_json_from(timeout=2) for _ in range(3)]
+    took = time.monotonic() - started
+    assert [b["type"] for b in beats] == ["pong"] * 3
+    assert all(abs(b["server_time"] - time.time() * 1000) < 5000 for b in beats)
+    assert 1.0 <= took < 4.0  # three beats 0.5 s apart, not a flood
+    # Its pings are still answered at once (a tablet whose heartbeat is late asks).
+    await ws.send_to(text_data='{"type":"ping"}')
+    assert (await ws.receive_json_from(timeout=0.4))["type"] == "pong"
+    await ws.disconnect()
+
+
+async def test_a_screen_that_asks_for_no_heartbeat_gets_none():
+    tournament, tables = await setup()
+    table = tables[0]
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
+    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
+    assert (await ws.receive_json_from(timeout=2))["type"] == "snapshot"
+    assert await ws.receive_nothing(timeout=1.2)
+    await ws.disconnect()
+
+
+async def test_the_heartbeat_counts_what_the_server_sent_and_stops_when_the_socket_closes():
+    loop = asyncio.get_running_loop()
+    sent = []
+
+    async def send(message):
+        sent.append((loop.time(), message))
+
+    async def never():
+        await asyncio.Event().wait()
+
+    accept = {"type": "websocket.accept"}
+    snapshot = {"type": "websocket.send", "text": '{"type":"snapshot"}'}
+    close = {"type": "websocket.close", "code": 4010}
+
+    # A snapshot every 0.2 s is heartbeat enough: no pong is added in 1.6 s at 1 s.
+    async def busy(scope, receive, send_):
+        await send_(accept)
+        for _ in range(8):
+            await asyncio.sleep(0.2)
+            await send_(snapshot)
+
+    await Heartbeat(busy)({"type": "websocket", "query_string": b"beat=1000"}, never, send)
+    assert [m for _, m in sent] == [accept] + [snapshot] * 8
+
+    # Quiet for 1.3 s: two pongs, 0.5 s apart. Then closed by the server (a revoked device): none after
+    # the close, not even while the application lingers.
+    sent.clear()
+
+    async def quiet_then_closed(scope, receive, send_):
+        await send_(accept)
+        await asyncio.sleep(1.3)
+        await send_(close)
+        await asyncio.sleep(1.2)
+
+    await Heartbeat(quiet_then_closed)({"type": "websocket", "query_string": b"beat=500"}, never, send)
+    kinds = [json.loads(m["text"])["type"] if m["type"] == "websocket.send" else m["type"] for _, m in sent]
+    assert kinds == ["websocket.accept", "pong", "pong", "websocket.close"]
+    assert sent[2][0] - sent[1][0] >= 0.45
+
+    # Never accepted (a stranger's socket): no heartbeat at all.
+    sent.clear()
+
+    async def refused(scope, receive, send_):
+        await send_({"type": "websocket.close", "code": 4001})
+        await asyncio.sleep(1.2)
+
+    await Heartbeat(refused)({"type": "websocket", "query_string": b"beat=500"}, never, send)
+    assert [m["type"] for _, m in sent] == ["websocket.close"]
+
+
+@pytest.mark.parametrize(
+    "query, seconds",
+    [
+        (b"beat=2000", 2.0),
+        (b"x=1&beat=2000", 2.0),
+        (b"beat=1", 0.5),  # no faster than 0.5 s, whatever a page asks
+        (b"beat=99999999", 60.0),
+        (b"", None),
+        (b"beat=", None),
+        (b"beat=soon", None),
+        (b"beat=2.5", None),
+        (b"beat=%FF", None),
+    ],
+)
+async def test_the_heartbeat_a_socket_asks_for_is_read_within_bounds(query, seconds):
+    assert beat_seconds({"query_string": query}) == seconds
