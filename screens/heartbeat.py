@@ -17,6 +17,7 @@ rolling upgrade). A ping spelled another way goes on to the consumer, which answ
 from __future__ import annotations
 
 import asyncio
+import weakref
 from urllib.parse import parse_qs
 
 from .snapshots import server_time_ms
@@ -45,6 +46,60 @@ def beat_seconds(scope) -> float | None:
     return min(max(ms, BEAT_MS[0]), BEAT_MS[1]) / 1000
 
 
+SWEEP_EVERY = 0.2  # seconds: a heartbeat is at most this late
+
+
+class _Beating:
+    """One socket that asked for a heartbeat: how often, and when the server last sent it anything."""
+
+    __slots__ = ("every", "last_sent", "send")
+
+    def __init__(self, every: float, send, now: float):
+        self.every = every
+        self.last_sent = now
+        self.send = send
+
+
+class _Beats:
+    """The sockets of one event loop that asked for a heartbeat, swept by one task every
+    ``SWEEP_EVERY``. A timer of its own for each socket cost a server as much again as the beats'
+    sends (the loop's timer heap, a future and a task step per beat: py-spy at 1,250 tables)."""
+
+    def __init__(self):
+        self.sockets: set[_Beating] = set()
+        self.task: asyncio.Task | None = None
+
+    def add(self, beating: _Beating) -> None:
+        self.sockets.add(beating)
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self.sweep())
+
+    async def sweep(self) -> None:
+        loop = asyncio.get_running_loop()
+        while self.sockets:
+            await asyncio.sleep(SWEEP_EVERY)
+            now, text = loop.time(), None
+            for beating in list(self.sockets):
+                if beating in self.sockets and now - beating.last_sent >= beating.every:
+                    beating.last_sent = now
+                    text = text or pong_text()
+                    try:
+                        await beating.send({"type": "websocket.send", "text": text})
+                    except Exception:  # a socket going away as it is swept: its own close ends it
+                        self.sockets.discard(beating)
+
+
+_beats_by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _beats() -> _Beats:
+    loop = asyncio.get_running_loop()
+    beats = _beats_by_loop.get(loop)
+    if beats is None:
+        beats = _beats_by_loop[loop] = _Beats()
+    return beats
+
+
 class Heartbeat:
     """ASGI middleware for WebSocket connections. While the socket is open (accepted and not yet
     closed by the application) it answers ``{"type":"ping"}`` with a pong without waking the
@@ -60,44 +115,35 @@ class Heartbeat:
         every = beat_seconds(scope)
         loop = asyncio.get_running_loop()
         open_ = False
-        last_sent = 0.0
-        beating: asyncio.Task | None = None
-
-        async def beat():
-            nonlocal last_sent
-            while open_:
-                wait = last_sent + every - loop.time()
-                if wait > 0:
-                    await asyncio.sleep(wait)
-                    continue
-                last_sent = loop.time()
-                await send({"type": "websocket.send", "text": pong_text()})
+        beating = _Beating(every, send, loop.time()) if every is not None else None
+        beats = _beats() if beating is not None else None
 
         def stop_beating():
             nonlocal open_
             open_ = False
-            if beating is not None:
-                beating.cancel()
+            if beats is not None:
+                beats.sockets.discard(beating)
 
         async def sending(message):
-            nonlocal open_, last_sent, beating
+            nonlocal open_
             kind = message.get("type")
             if kind == "websocket.accept":
                 open_ = True
-                if every is not None:
-                    beating = asyncio.ensure_future(beat())
+                if beats is not None:
+                    beats.add(beating)
             elif kind == "websocket.close":
                 stop_beating()
             await send(message)
-            last_sent = loop.time()  # anything the server sends tells the screen it is alive
+            if beating is not None:
+                beating.last_sent = loop.time()  # anything the server sends tells the screen it is alive
 
         async def receiving():
-            nonlocal last_sent
             while True:
                 message = await receive()
                 if open_ and message.get("type") == "websocket.receive" and message.get("text") in PINGS:
                     await send({"type": "websocket.send", "text": pong_text()})
-                    last_sent = loop.time()
+                    if beating is not None:
+                        beating.last_sent = loop.time()
                     continue
                 if message.get("type") == "websocket.disconnect":
                     stop_beating()

@@ -10,7 +10,7 @@ import pytest
 from channels.db import database_sync_to_async
 
 from screens.consumers import LiveConsumer
-from screens.heartbeat import Heartbeat, beat_seconds
+from screens.heartbeat import SWEEP_EVERY, Heartbeat, beat_seconds
 from screens.models import DeviceKind
 from tests.screens.test_sockets import connect, cookie_header, pair, setup
 
@@ -96,12 +96,18 @@ async def test_no_pong_is_sent_on_a_socket_the_server_has_not_accepted_or_has_cl
     assert reached == [BYE]
 
 
-async def test_a_tablet_that_asks_for_a_heartbeat_hears_from_the_server_while_its_table_is_quiet():
+async def _tablet_socket(query: str = ""):
+    """A paired tablet's socket, opened with ``query`` and past its first snapshot."""
     tournament, tables = await setup()
     table = tables[0]
     device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
-    ws = await connect(f"/ws/tables/{table.pk}/?beat=500", cookie_header(device, token))
+    ws = await connect(f"/ws/tables/{table.pk}/{query}", cookie_header(device, token))
     assert (await ws.receive_json_from(timeout=2))["type"] == "snapshot"
+    return ws
+
+
+async def test_a_tablet_that_asks_for_a_heartbeat_hears_from_the_server_while_its_table_is_quiet():
+    ws = await _tablet_socket("?beat=500")
     # Nothing happens at the table and the tablet sends nothing: the server's heartbeat comes anyway,
     # with its clock, every 0.5 s (the shortest it gives).
     started = time.monotonic()
@@ -117,11 +123,7 @@ async def test_a_tablet_that_asks_for_a_heartbeat_hears_from_the_server_while_it
 
 
 async def test_a_screen_that_asks_for_no_heartbeat_gets_none():
-    tournament, tables = await setup()
-    table = tables[0]
-    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.TABLET, table)
-    ws = await connect(f"/ws/tables/{table.pk}/", cookie_header(device, token))
-    assert (await ws.receive_json_from(timeout=2))["type"] == "snapshot"
+    ws = await _tablet_socket()
     assert await ws.receive_nothing(timeout=1.2)
     await ws.disconnect()
 
@@ -150,20 +152,21 @@ async def test_the_heartbeat_counts_what_the_server_sent_and_stops_when_the_sock
     await Heartbeat(busy)({"type": "websocket", "query_string": b"beat=1000"}, never, send)
     assert [m for _, m in sent] == [accept] + [snapshot] * 8
 
-    # Quiet for 1.3 s: two pongs, 0.5 s apart. Then closed by the server (a revoked device): none after
-    # the close, not even while the application lingers.
+    # Quiet for 2.7 s at 1 s: two pongs, a second apart (each within a sweep of its time). Then closed
+    # by the server (a revoked device): none after the close, not even while the application lingers.
     sent.clear()
 
     async def quiet_then_closed(scope, receive, send_):
         await send_(accept)
-        await asyncio.sleep(1.3)
+        await asyncio.sleep(2.7)
         await send_(close)
         await asyncio.sleep(1.2)
 
-    await Heartbeat(quiet_then_closed)({"type": "websocket", "query_string": b"beat=500"}, never, send)
+    await Heartbeat(quiet_then_closed)({"type": "websocket", "query_string": b"beat=1000"}, never, send)
     kinds = [json.loads(m["text"])["type"] if m["type"] == "websocket.send" else m["type"] for _, m in sent]
     assert kinds == ["websocket.accept", "pong", "pong", "websocket.close"]
-    assert sent[2][0] - sent[1][0] >= 0.45
+    assert 0.95 <= sent[1][0] - sent[0][0] < 1.0 + 2 * SWEEP_EVERY
+    assert 0.95 <= sent[2][0] - sent[1][0] < 1.0 + 2 * SWEEP_EVERY
 
     # Never accepted (a stranger's socket): no heartbeat at all.
     sent.clear()
