@@ -21,6 +21,9 @@ The writes of every dealer input (its events, the hand's public view) are as fix
 and ``update_row`` build their SQL once per model and fields, and prepare each value with the field's
 own ``get_db_prep_save``, as ``bulk_create`` and ``QuerySet.update`` do.
 
+A write may carry a ``WriteGuard``: an SQL condition that must still hold where the write is made
+(a tablet's device still paired, checked in the input's own statement instead of a read before it).
+
 A leaf: it imports no app.
 """
 
@@ -272,3 +275,22 @@ def update_rows(model: type[Model], name: str, values: dict, *, using: str = "de
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount
+
+
+@dataclass(frozen=True)
+class WriteGuard:
+    """An SQL condition (``sql``, with ``%s`` for ``params``) that a write is made under: put in the
+    write's own statement where it can be, else checked by ``holds`` in the write's transaction. The
+    service that writes need not know what it stands for (its caller's permission)."""
+
+    sql: str
+    params: tuple = ()
+
+    def holds(self, using: str = "default") -> bool:
+        with connections[using].cursor() as cursor:
+            cursor.execute(f"SELECT CASE WHEN {self.sql} THEN 1 ELSE 0 END", list(self.params))
+            return cursor.fetchone()[0] == 1
+
+
+class GuardFailed(Exception):
+    """A write's ``WriteGuard`` no longer held: nothing was written. Its caller decides again."""

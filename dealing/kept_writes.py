@@ -7,7 +7,8 @@ that waiting, not the database, was most of an input's time on its thread (docs/
 statement outside a transaction is a transaction of its own, and one round trip::
 
     WITH moved AS (UPDATE hand SET state = …, state_seq = <end>
-                   WHERE id = … AND state_seq = <kept at> AND status = 'running' RETURNING id),
+                   WHERE id = … AND state_seq = <kept at> AND status = 'running' [AND guard]
+                   RETURNING id),
          logged AS (INSERT INTO event (…) SELECT … FROM (VALUES …) AS v CROSS JOIN moved RETURNING id, seq),
          dealt AS (UPDATE secret SET events = events || … WHERE hand_id = … AND EXISTS (SELECT FROM moved)),
          bumped AS (UPDATE table SET version = version + 1 WHERE id = … AND EXISTS (SELECT FROM moved)
@@ -21,7 +22,8 @@ through another server) makes this statement wait for it and then find the row m
 written, and the caller decides the input again in a transaction, on the hand as stored. The events,
 their secrets and the table's version are written only with the row (``CROSS JOIN moved``,
 ``EXISTS``), in the order of the transactional path (the hand, then its table), so neither deadlocks
-the other.
+the other. A ``WriteGuard`` (the tablet's device still paired: ``screens.tablet_inputs``) is one more
+condition on the hand's row: if it fails nothing is written either, and the transaction says why.
 
 PostgreSQL only (SQLite has no data-modifying ``WITH``; it is one process and has no round trips to
 save): ``usable`` says whether this connection can.
@@ -31,21 +33,22 @@ from __future__ import annotations
 
 from django.db import connection
 
-from config.prepared import insert_fields, insert_params
+from config.prepared import WriteGuard, insert_fields, insert_params
 from tables.models import Table
 
 from .models import Hand, HandEvent, HandSecret
 
-# Rows of events -> (the statement, the event fields in its order); built once per row count.
-_statements: dict[tuple[int, bool], tuple[str, list]] = {}
+# (Rows of events, secrets, the guard's SQL) -> (the statement, the event fields in its order); built
+# once per shape.
+_statements: dict[tuple[int, bool, str], tuple[str, list]] = {}
 
 
 def usable() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _statement(rows: int, with_secrets: bool) -> tuple[str, list]:
-    found = _statements.get((rows, with_secrets))
+def _statement(rows: int, with_secrets: bool, guard_sql: str = "") -> tuple[str, list]:
+    found = _statements.get((rows, with_secrets, guard_sql))
     if found is not None:
         return found
     quote = connection.ops.quote_name
@@ -69,7 +72,8 @@ def _statement(rows: int, with_secrets: bool) -> tuple[str, list]:
     )
     sql = (
         f'WITH moved AS (UPDATE {hand} SET "state" = CAST(%s AS jsonb), "state_seq" = %s '
-        f'WHERE "id" = %s AND "state_seq" = %s AND "status" = %s{has_secrets} RETURNING "id"), '
+        f'WHERE "id" = %s AND "state_seq" = %s AND "status" = %s{has_secrets}'
+        f'{f" AND ({guard_sql})" if guard_sql else ""} RETURNING "id"), '
         f"logged AS (INSERT INTO {event} ({columns}) SELECT {names} FROM "
         f"(VALUES {', '.join([row] * rows)}) AS v ({names}) CROSS JOIN moved "
         f'RETURNING "id", "seq")'
@@ -78,18 +82,24 @@ def _statement(rows: int, with_secrets: bool) -> tuple[str, list]:
         f'WHERE "id" = %s AND EXISTS (SELECT 1 FROM moved) RETURNING "version") '
         f'SELECT (SELECT "version" FROM bumped), ARRAY(SELECT "id" FROM logged ORDER BY "seq")'
     )
-    found = _statements[(rows, with_secrets)] = (sql, fields)
+    found = _statements[(rows, with_secrets, guard_sql)] = (sql, fields)
     return found
 
 
 def append(
-    hand: Hand, rows: list[HandEvent], dealt: dict[int, dict], *, state: dict, kept_seq: int
+    hand: Hand,
+    rows: list[HandEvent],
+    dealt: dict[int, dict],
+    *,
+    state: dict,
+    kept_seq: int,
+    guard: WriteGuard | None = None,
 ) -> int | None:
     """Write ``rows`` (the input's new events, from ``kept_seq + 1`` on), their dealt secrets and the
-    hand's public view ``state`` if the hand's row is still at ``kept_seq`` and running, and bump its
-    table's version. Returns the table's new version (the rows get their keys), or None: the hand had
-    moved on and nothing was written."""
-    sql, fields = _statement(len(rows), bool(dealt))
+    hand's public view ``state`` if the hand's row is still at ``kept_seq`` and running (and the
+    ``guard`` holds), and bump its table's version. Returns the table's new version (the rows get
+    their keys), or None: the hand had moved on (or the guard failed) and nothing was written."""
+    sql, fields = _statement(len(rows), bool(dealt), guard.sql if guard is not None else "")
     state_field = Hand._meta.get_field("state")
     end = kept_seq + len(rows)
     params = [
@@ -101,6 +111,8 @@ def append(
     ]
     if dealt:
         params.append(hand.pk)
+    if guard is not None:
+        params += guard.params
     params += insert_params(rows, fields, connection)
     if dealt:
         events = HandSecret._meta.get_field("events")

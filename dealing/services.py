@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from config.errors import ServiceError
-from config.prepared import PreparedQuery, insert_rows, update_row, update_rows
+from config.prepared import GuardFailed, PreparedQuery, WriteGuard, insert_rows, update_row, update_rows
 from dealing.engine import positions as engine_positions
 from dealing.engine import seed_commitment, shuffled_deck
 from dealing.engine.errors import RuleError as EngineRuleError
@@ -651,20 +651,25 @@ def apply_input(
     client_action_id: str | None = None,
     actor=None,
     device: str = "",
+    guard: WriteGuard | None = None,
 ) -> ActionResult:
     """Apply one tablet input (a betting action, entered board cards, a hand shown or mucked).
 
     A retry with a known ``client_action_id`` gets the original result and writes nothing; the same
     id with another input is refused (422). A stale ``expected_seq`` is refused (409) with the state.
+    With a ``guard`` (the caller's permission, as SQL: the tablet's device still paired), the input is
+    decided only while it holds, checked in the write's own statement or under the hand's lock; else
+    ``GuardFailed`` and nothing written.
     """
     digest = request_digest(body)
     recorded = dict(actor=actor, device=device, client_action_id=client_action_id or None, digest=digest)
     if kept_writes.usable():
-        result = _apply_to_kept_hand(hand.pk, body, expected_seq, recorded)
+        result = _apply_to_kept_hand(hand.pk, body, expected_seq, recorded, guard)
         if result is not None:
             return result
     with transaction.atomic():
         hand = _lock_hand(hand.pk)
+        _check_guard(guard)
         # A running hand's last event is its row's state_seq (every writer of its log stores the view in
         # the same transaction, read here under the lock). Kept at that event, with this id not among
         # its inputs': current, and no retry. Else the log's last event and whether the id was used.
@@ -727,7 +732,14 @@ def apply_input(
         return _record_input(hand, engine, before, current, action_ids, recorded)
 
 
-def _apply_to_kept_hand(hand_id: int, body: dict, expected_seq: int, recorded: dict) -> ActionResult | None:
+def _check_guard(guard: WriteGuard | None) -> None:
+    if guard is not None and not guard.holds():
+        raise GuardFailed
+
+
+def _apply_to_kept_hand(
+    hand_id: int, body: dict, expected_seq: int, recorded: dict, guard: WriteGuard | None = None
+) -> ActionResult | None:
     """An input on a hand this process keeps at the very event the tablet expects, without the hand's
     lock: written in one statement that checks the hand has not moved on (``dealing.kept_writes``),
     or, when the input ends the hand or starts a run-out, in a transaction under the lock.
@@ -735,7 +747,8 @@ def _apply_to_kept_hand(hand_id: int, body: dict, expected_seq: int, recorded: d
     None, with nothing written, whenever ``apply_input``'s transaction must decide instead, on the
     hand as stored: no hand kept at that event, a retry of a known input, a run-out's deal (the
     floor may hold it, R8.6), an input the engine refuses (the hand kept may be behind the stored one:
-    the answer could be 409 rather than 422), or a hand another writer has moved on."""
+    the answer could be 409 rather than 422), or a hand another writer has moved on, or a ``guard``
+    that no longer holds (the transaction checks it again and says so)."""
     kept = hand_cache.take_current(hand_id, expected_seq, recorded["client_action_id"])
     if kept is None:
         return None
@@ -753,10 +766,11 @@ def _apply_to_kept_hand(hand_id: int, body: dict, expected_seq: int, recorded: d
             locked = _lock_hand(hand_id)
             if locked.status != Hand.Status.RUNNING or locked.state_seq != expected_seq:
                 return None
+            _check_guard(guard)
             return _record_input(locked, engine, before, expected_seq, kept.action_ids, recorded)
     rows, dealt = _event_rows(hand, engine.events[before:], start_seq=expected_seq + 1, **recorded)
     public = engine.view(public=True)
-    version = kept_writes.append(hand, rows, dealt, state=public, kept_seq=expected_seq)
+    version = kept_writes.append(hand, rows, dealt, state=public, kept_seq=expected_seq, guard=guard)
     if version is None:
         return None
     end = expected_seq + len(rows)

@@ -293,6 +293,7 @@ class TableConsumer(LiveConsumer):
         # The paired tablet sends its inputs on this socket (screens.tablet_inputs); staff on a tablet
         # page send theirs over HTTP, where their session is checked at each request.
         self.takes_inputs = device is not None
+        self.socket_device = tablet_inputs.SocketDevice()  # read at the first input, then each minute
         # The HTTP API's per-device rate, counted per socket: a socket is one tablet.
         self.input_rate = LocalRate("device")
         self.answer_language = tablet_inputs.browser_language(self.scope)
@@ -358,7 +359,7 @@ class TableConsumer(LiveConsumer):
             answer = tablet_inputs.throttled(wait)
         else:
             answer = await on_input_thread(tablet_inputs.apply)(
-                self.scope.get("cookies", {}), self.table_id, content
+                self.scope.get("cookies", {}), self.table_id, content, self.socket_device
             )
         await self.send(text_data=tablet_inputs.encode(ref, answer, self.answer_language))
         for message in answer.announced:  # shown now, not after the layer's round trip

@@ -110,8 +110,11 @@ async def test_a_tablet_that_asks_for_a_heartbeat_hears_from_the_server_while_it
     ws = await _tablet_socket("?beat=500")
     # Nothing happens at the table and the tablet sends nothing: the server's heartbeat comes anyway,
     # with its clock, every 0.5 s (the shortest it gives).
-    started = time.monotonic()
-    beats = [await ws.receive_json_from(timeout=2) for _ in range(3)]
+    started, beats = time.monotonic(), []
+    while len(beats) < 3:
+        message = await ws.receive_json_from(timeout=2)
+        if message["type"] != "snapshot":  # the tournament's part may still come after the table's
+            beats.append(message)
     took = time.monotonic() - started
     assert [b["type"] for b in beats] == ["pong"] * 3
     assert all(abs(b["server_time"] - time.time() * 1000) < 5000 for b in beats)
