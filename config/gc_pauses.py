@@ -30,6 +30,7 @@ A leaf: it imports no app.
 
 from __future__ import annotations
 
+import collections
 import gc
 import logging
 import os
@@ -41,6 +42,8 @@ logger = logging.getLogger(__name__)
 SLOW_MS = 20.0
 FREEZE_EVERY = float(os.environ.get("GC_FREEZE_EVERY", "2"))  # seconds
 THAW_EVERY = float(os.environ.get("GC_THAW_EVERY", "3600"))  # seconds (shorter to measure a thaw)
+# Set: the thaw logs the kinds of object its full collection freed (what died in cycles while frozen).
+THAW_REPORT = os.environ.get("GC_THAW_REPORT", "") not in ("", "0")
 
 _started: list[float] = []
 stats = {"collections": 0, "slow": 0, "longest_ms": 0.0}
@@ -91,7 +94,10 @@ def tend(last_thaw: float, now: float, thaw_every: float = THAW_EVERY) -> float:
         # (a closed socket's). Left to Python's own thresholds it might not run before the next turn
         # freezes them again, and they would be kept for ever.
         gc.unfreeze()
-        gc.collect()
+        if THAW_REPORT:
+            _collect_and_report()
+        else:
+            gc.collect()
         gc.freeze()
         return now
     # The young generations hold the cycles that died since their last collection (an input's, a
@@ -99,6 +105,24 @@ def tend(last_thaw: float, now: float, thaw_every: float = THAW_EVERY) -> float:
     gc.collect(1)
     gc.freeze()
     return last_thaw
+
+
+def _collect_and_report() -> None:
+    """The thaw's full collection, keeping what it frees long enough to count it by type (logged)."""
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        gc.collect()
+        kinds = collections.Counter(type(obj).__qualname__ for obj in gc.garbage)
+        modules = collections.Counter(getattr(type(obj), "__module__", "?") for obj in gc.garbage)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    logger.warning(
+        "the thaw freed %s objects: %s; by module: %s",
+        sum(kinds.values()),
+        ", ".join(f"{name} {n}" for name, n in kinds.most_common(25)),
+        ", ".join(f"{name} {n}" for name, n in modules.most_common(12)),
+    )
 
 
 _keeper: list[threading.Thread] = []

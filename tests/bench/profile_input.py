@@ -127,12 +127,15 @@ def main() -> None:
 
         return asyncio.run_coroutine_threadsafe(run(), server_loop).result()
 
+    sockets: dict[int, tablet_inputs.SocketDevice] = {}  # what each tablet's socket keeps of its device
+
     def socket_input(cookies, table_id, message, profiled):
         """What the tablet's consumer runs for one input message, and the answer it sends."""
+        known = sockets.setdefault(table_id, tablet_inputs.SocketDevice())
         if profiled:
             profile.enable()
         with Queries() as queries:
-            answer = tablet_inputs.apply(cookies, table_id, message)
+            answer = tablet_inputs.apply(cookies, table_id, message, known)
             tablet_inputs.encode("r", answer, "en")
         profile.disable()
         return answer, queries
