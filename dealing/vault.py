@@ -26,7 +26,7 @@ def create(
     """A new hand's secrets in one write: its seed, the dealt form of its first events (seq -> the
     event) and its full view after event ``seq``."""
     return HandSecret.objects.create(
-        hand=hand,
+        hand_id=hand.pk,  # not hand=: that would cache the secret on the hand, a cycle the kept hand holds
         seed=seed,
         events={str(s): event for s, event in (dealt or {}).items()},
         state=full_view,

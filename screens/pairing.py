@@ -283,11 +283,19 @@ _device_by_token = PreparedQuery(
 )
 
 
+_USER_TO_DEVICE = Device._meta.get_field("user").remote_field.cache_name
+
+
 def device_for_token(token: str | None, *, touch: bool = False) -> Device | None:
     """The active device holding ``token``, or None."""
     if not token or len(token) > 200:
         return None
     device = _device_by_token.first(_digest(token))
+    if device is not None and device.user is not None:
+        # select_related also caches the device on its user: a reference cycle, which a tablet's socket
+        # keeps for a minute (screens.tablet_inputs) and the collector then frees only at its hourly
+        # thaw (config.gc_pauses). The user needs no way back.
+        device.user._state.fields_cache.pop(_USER_TO_DEVICE, None)
     if device is not None and touch:
         now = timezone.now()
         if device.last_seen_at is None or now - device.last_seen_at > timedelta(minutes=1):
