@@ -31,6 +31,7 @@ input, two servers 199 ms and 7.0 ms, run one after the other): past this, more 
 ordinary input became two statements and no transaction on PostgreSQL (``dealing.kept_writes``:
 fewer round trips, so fewer waits for the lock), and deals and hand ends fewer statements: at 250 a
 second, answer p50 / p99 25-29 / 172-471 ms before and 4-6 / 34-63 ms after (runs taken in turn).
+Then one statement: the tablet's device is checked in it (``screens.tablet_inputs``).
 ``SERVER_GIL_SWITCH_MS``, ``SERVER_INPUT_THREADS`` and ``SERVER_SOCKET_THREADS`` override them.
 
 A leaf: it imports no app.
