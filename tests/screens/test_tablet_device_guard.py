@@ -44,42 +44,14 @@ async def test_a_tablet_revoked_between_two_actions_acts_no_more_even_if_the_mes
     dealt = await _answer(ws, {"type": "deal", "input": {"table": table.pk}}, "d")
     assert dealt["status"] == 201
     await _snapshot(ws)
-    hand, options = await database_sync_to_async(_hand_and_options)(table.pk)
-    call = {
-        "type": "action",
-        "seat": options["seat"],
-        "action": "call" if "call" in options["actions"] else "check",
-    }
-    first = await _answer(
-        ws,
-        {
-            "type": "input",
-            "hand": hand.pk,
-            "input": {**call, "expected_seq": hand.state_seq, "client_action_id": "a1"},
-        },
-        "a1",
-    )
+    first = await _answer(ws, await database_sync_to_async(_action)(table.pk, "a1"), "a1")
     assert first["status"] == 200
     await _snapshot(ws)
     monkeypatch.setattr(live, "send_now", lambda group, message: None)  # the revocation is lost
     staff = await database_sync_to_async(get_user_model().objects.create_user)("director-g", is_staff=True)
     await database_sync_to_async(revoke_device)(device, actor=staff)
     before = await database_sync_to_async(_state)(table.pk)
-    hand, options = await database_sync_to_async(_hand_and_options)(table.pk)
-    call = {
-        "type": "action",
-        "seat": options["seat"],
-        "action": "call" if "call" in options["actions"] else "check",
-    }
-    refused = await _answer(
-        ws,
-        {
-            "type": "input",
-            "hand": hand.pk,
-            "input": {**call, "expected_seq": hand.state_seq, "client_action_id": "a2"},
-        },
-        "a2",
-    )
+    refused = await _answer(ws, await database_sync_to_async(_action)(table.pk, "a2"), "a2")
     assert refused["status"] == 401 and "revoked" in refused["body"]["detail"]
     assert await database_sync_to_async(_state)(table.pk) == before
     await ws.disconnect()
