@@ -4,6 +4,7 @@ is written (screens.pairing.tablet_guard), so a revoked tablet acts no more from
 when the message that closes its socket is lost, and an ordinary action costs no read of the device."""
 
 import datetime
+import time
 
 import pytest
 from channels.db import database_sync_to_async
@@ -105,3 +106,25 @@ def _no_read_then_read_after_a_minute(tournament, tables):
     device.refresh_from_db()
     assert device.last_seen_at > long_ago
     assert known.device.label == "Table 1 (new tablet)"
+
+
+async def test_a_revoked_tablets_refused_input_is_answered_401_first_as_over_http():
+    """Revoked while its socket holds its device: a message the API would refuse anyway (400, 404) is
+    answered 401, as the HTTP path answers a revoked device before looking at the request."""
+    tournament, tables = await setup()
+    await database_sync_to_async(_refused_after_revocation)(tournament, tables)
+
+
+def _refused_after_revocation(tournament, tables):
+    table, device, cookies, known = _dealt_tablet(tournament, tables)
+    staff = get_user_model().objects.create_user("director-h", is_staff=True)
+    revoke_device(device, actor=staff)
+    hand_id, held = _action(table.pk, "x")["hand"], (known.device, known.guard)
+    for message in (
+        {"type": "input", "hand": hand_id, "input": {"type": "action", "seat": "one"}},  # 400 otherwise
+        {"type": "input", "hand": 2**62, "input": {"type": "action"}},  # 404 otherwise
+        _action(table.pk, "a1"),  # refused by the check in its write
+    ):
+        known.device, known.guard = held  # as the socket held them before the revocation
+        known.read_at = time.monotonic()
+        assert tablet_inputs.apply(cookies, table.pk, message, known).status == 401
