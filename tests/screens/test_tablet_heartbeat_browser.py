@@ -54,11 +54,14 @@ def test_a_silent_server_is_shown_lost_within_3_s_and_a_live_one_needs_no_pings(
     expect(banner).to_be_hidden()
     assert len([m for _, m in from_tablet if '"ping"' in m]) <= 1
 
-    # The server goes silent with the network still up: the dealer is told within 3 s.
+    # The server goes silent with the network still up: the dealer is told within 3 s of the last
+    # message (the tablet checks every 250 ms; the banner is looked at every 50 ms here, since
+    # expect()'s own polling slows to once a second; the margin is for a busy test machine).
     muted["on"] = True
     silenced = time.monotonic()
-    expect(banner).to_be_visible(timeout=3500)
-    assert time.monotonic() - silenced < 3.5
+    while not banner.is_visible() and time.monotonic() - silenced < 10:
+        tablet.wait_for_timeout(50)
+    assert banner.is_visible() and time.monotonic() - silenced < 4.0
     expect(banner).to_contain_text("No connection")
     # Before giving up, the tablet asked once (a server that sends no heartbeat would have answered).
     assert [m for at, m in from_tablet if at >= silenced and '"ping"' in m]
