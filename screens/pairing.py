@@ -11,6 +11,7 @@ record name it; revoking deactivates it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from dataclasses import dataclass
@@ -312,7 +313,21 @@ def device_from_cookies(cookies: dict, kind: str, object_id: int) -> Device | No
     return device if owner == object_id else None
 
 
-_tablet_guard_sql: list[str] = []
+@functools.cache
+def _tablet_guard_sql() -> str:
+    quote = connection.ops.quote_name
+    device, user = Device._meta, get_user_model()._meta
+
+    def column(meta, name):
+        return quote(meta.get_field(name).column)
+
+    return (
+        f"EXISTS (SELECT 1 FROM {quote(device.db_table)} d JOIN {quote(user.db_table)} u "
+        f"ON u.{quote(user.pk.column)} = d.{column(device, 'user')} "
+        f"WHERE d.{column(device, 'token_hash')} = %s AND d.{column(device, 'revoked_at')} IS NULL "
+        f"AND d.{column(device, 'kind')} = %s AND d.{column(device, 'table')} = %s "
+        f"AND u.{column(user, 'is_active')})"
+    )
 
 
 def tablet_guard(cookies: dict, table_id: int) -> WriteGuard:
@@ -320,19 +335,5 @@ def tablet_guard(cookies: dict, table_id: int) -> WriteGuard:
     SQL condition that a dealer input's write is made under (``config.prepared.WriteGuard``): the
     token still held by an active tablet of that table. A revocation committed before the write is
     seen by it, without reading the device at every input (``screens.tablet_inputs``)."""
-    if not _tablet_guard_sql:
-        quote = connection.ops.quote_name
-        device, user = Device._meta, get_user_model()._meta
-
-        def column(meta, name):
-            return quote(meta.get_field(name).column)
-
-        _tablet_guard_sql.append(
-            f"EXISTS (SELECT 1 FROM {quote(device.db_table)} d JOIN {quote(user.db_table)} u "
-            f"ON u.{quote(user.pk.column)} = d.{column(device, 'user')} "
-            f"WHERE d.{column(device, 'token_hash')} = %s AND d.{column(device, 'revoked_at')} IS NULL "
-            f"AND d.{column(device, 'kind')} = %s AND d.{column(device, 'table')} = %s "
-            f"AND u.{column(user, 'is_active')})"
-        )
     token = cookies.get(device_cookie_name(DeviceKind.TABLET, table_id)) or ""
-    return WriteGuard(_tablet_guard_sql[0], (_digest(token), DeviceKind.TABLET.value, table_id))
+    return WriteGuard(_tablet_guard_sql(), (_digest(token), DeviceKind.TABLET.value, table_id))

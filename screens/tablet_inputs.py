@@ -181,7 +181,7 @@ def _apply(cookies: dict, table_id: int, message: dict, known: SocketDevice) -> 
             try:
                 answer = _act(device, envelope["hand"], envelope["input"], known.guard)
             except GuardFailed:  # nothing written: the device changed since it was read
-                device = _read_device(cookies, table_id, known)
+                device, kept = _read_device(cookies, table_id, known), False  # read just now
                 answer = _act_again(device, envelope, known.guard) if device is not None else None
                 if answer is None:
                     answer = _error(exceptions.AuthenticationFailed(NOT_PAIRED))

@@ -1056,7 +1056,7 @@ class Result:
 
 async def servers_settle(sample_cpu, *, idle_share: float = 0.25, longest: float = 60.0) -> float:
     """Wait until every server uses less than ``idle_share`` of a core over a second (at most
-    ``longest`` seconds; the tablets' pings alone keep a server near a tenth of a core at 1,250
+    ``longest`` seconds; the tablets' heartbeats alone keep a server near a tenth of a core at 1,250
     tablets); returns how long it took."""
     started = time.perf_counter()
     before = sample_cpu()
