@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from django.db import connection
 
+from config import json_text
 from config.prepared import WriteGuard, insert_fields, insert_params
 from tables.models import Table
 
@@ -100,10 +101,9 @@ def append(
     ``guard`` holds), and bump its table's version. Returns the table's new version (the rows get
     their keys), or None: the hand had moved on (or the guard failed) and nothing was written."""
     sql, fields = _statement(len(rows), bool(dealt), guard.sql if guard is not None else "")
-    state_field = Hand._meta.get_field("state")
     end = kept_seq + len(rows)
     params = [
-        state_field.get_db_prep_save(state, connection),
+        json_text.jsonb(state),
         end,
         hand.pk,
         kept_seq,
@@ -115,9 +115,8 @@ def append(
         params += guard.params
     params += insert_params(rows, fields, connection)
     if dealt:
-        events = HandSecret._meta.get_field("events")
         params += [
-            events.get_db_prep_save({str(seq): event for seq, event in dealt.items()}, connection),
+            json_text.jsonb({str(seq): event for seq, event in dealt.items()}),
             hand.pk,
         ]
     params.append(hand.table_id)

@@ -14,12 +14,10 @@ waits behind an artificial delay.
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 from collections.abc import Awaitable, Callable, Hashable
 
-from django.core.serializers.json import DjangoJSONEncoder
-
+from config import json_text
 from config.threads import on_socket_thread
 
 RECENT_ANNOUNCEMENTS = 64
@@ -126,7 +124,7 @@ class SnapshotHub:
             return False
         if snapshot is entry.latest[0]:  # a patch that this snapshot already shows (it came late)
             return True
-        text = json.dumps(snapshot, cls=DjangoJSONEncoder)
+        text = json_text.dumps(snapshot)
         entry.latest = (snapshot, text)
         self.patches += 1
         self._offer(entry, snapshot, text)
@@ -261,7 +259,8 @@ class SnapshotHub:
             entry.dirty = False
             waiters, entry.waiters = entry.waiters, []
             try:
-                snapshot = await on_socket_thread(entry.build)()
+                # Encoded on the build's thread too: a console's 190 KB must not hold up the loop.
+                snapshot, text = await on_socket_thread(_built)(entry.build)
             except Exception as error:  # e.g. the table was deleted: every waiter and socket hears of it
                 for _consumer, waiter in waiters:
                     if not waiter.done():
@@ -270,7 +269,6 @@ class SnapshotHub:
                 for consumer in list(entry.subscribers - waiting):
                     await consumer.snapshot_failed(error)
                 continue
-            text = json.dumps(snapshot, cls=DjangoJSONEncoder)
             entry.latest = (snapshot, text)
             self._offer(entry, snapshot, text)
             for _consumer, waiter in waiters:
@@ -282,6 +280,12 @@ class SnapshotHub:
             await self._apply_deferred(entry)
         if not entry.subscribers and self.keys.get(key) is entry:
             del self.keys[key]
+
+
+def _built(build: Callable[[], dict]) -> tuple[dict, str]:
+    """A snapshot and its text, made on the build's thread."""
+    snapshot = build()
+    return snapshot, json_text.dumps(snapshot)
 
 
 def of_running_loop(kept: dict, make: Callable[[], object]):

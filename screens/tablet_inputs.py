@@ -31,7 +31,6 @@ send over HTTP, where their session is checked at each request.
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -46,7 +45,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, serializers
 from rest_framework.utils.encoders import JSONEncoder
 
-from config import live
+from config import json_text, live
 from config.api import StrictIdField, exception_handler
 from config.overload import RETRY_AFTER_SECONDS
 from config.prepared import GuardFailed, WriteGuard
@@ -321,12 +320,13 @@ def encode(ref, answer: Answer, fallback_language: str) -> str:
     language = (
         answer.language if answer.language in {c for c, _n in settings.LANGUAGES} else fallback_language
     )
-    with translation.override(language):
-        return json.dumps(
-            {"type": "answer", "ref": ref, "status": answer.status, "body": answer.body},
-            cls=JSONEncoder,
-            ensure_ascii=False,
+    with translation.override(language):  # the lazy texts are made in it
+        return json_text.dumps(
+            {"type": "answer", "ref": ref, "status": answer.status, "body": answer.body}, _drf_default
         )
+
+
+_drf_default = JSONEncoder().default  # what the HTTP API's renderer knows (lazy texts, dates...)
 
 
 def throttled(wait: int) -> Answer:

@@ -197,7 +197,7 @@ def test_paired_tablet_plays_a_hilo_hand_to_a_split_pot_then_is_cut_off_when_rev
         ws.on_message(server_side.send)
 
         def to_page(message):
-            if lose_next_answer and '"type": "answer"' in message:
+            if lose_next_answer and json.loads(message).get("type") == "answer":
                 lose_next_answer.clear()
                 lost.append(json.loads(message)["status"])
                 return
