@@ -4,7 +4,8 @@ The stored events stay the truth: a kept hand is used only when the log's last e
 kept at (any other writer, a correction or a void, moves the log on and the hand is rebuilt from the
 events), it is kept only once its transaction has committed, and an input takes it out while it works,
 so a failed input never leaves a half-changed hand behind. Each server process keeps its own; a miss
-costs one replay, as before.
+costs one replay, as before. A server that has just started keeps nothing: each tablet's socket, as
+it connects, has its table's running hand kept (``dealing.services.keep_running_hand``).
 
 A kept hand also knows the ``client_action_id`` of every input in its log, so an input on a kept
 hand needs no read of the log at all: the hand's row (read under its lock) says which event is the
@@ -96,6 +97,20 @@ def keep_after_commit(
                 _kept.popitem(last=False)
 
     transaction.on_commit(keep)
+
+
+def keep_unless_kept(
+    hand_id: int, seq: int, engine: EngineHand, table_id: int, action_ids: set[str], hand: Hand
+) -> bool:
+    """Keep the hand at event ``seq`` now, unless it is kept already (an input's keep, after its
+    commit, is as new or newer). Outside any transaction: nothing here was written. True if kept."""
+    with _lock:
+        if hand_id in _kept:
+            return True
+        _kept[hand_id] = Kept(seq, engine, table_id, action_ids, hand)
+        while len(_kept) > CAPACITY:
+            _kept.popitem(last=False)
+    return True
 
 
 def forget(hand_id: int) -> None:

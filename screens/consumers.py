@@ -13,6 +13,7 @@ Close codes: 4001 not signed in or not paired, 4003 not allowed here, 4004 no su
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -24,6 +25,7 @@ from config.permissions import is_staff
 from config.prepared import PreparedQuery
 from config.threads import on_input_thread, on_socket_thread
 from config.throttling import LocalRate
+from dealing.services import keep_running_hand
 from tables.models import Table
 from tournaments.models import Tournament
 
@@ -31,7 +33,9 @@ from . import heartbeat, snapshots, tablet_inputs
 from .group_feeds import feeds
 from .models import DeviceKind
 from .pairing import device_from_cookies
-from .snapshot_hub import hub
+from .snapshot_hub import hub, of_running_loop
+
+logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4001
 CLOSE_FORBIDDEN = 4003
@@ -293,6 +297,7 @@ class TableConsumer(LiveConsumer):
         # The paired tablet sends its inputs on this socket (screens.tablet_inputs); staff on a tablet
         # page send theirs over HTTP, where their session is checked at each request.
         self.takes_inputs = device is not None
+        self.hand_warmed = False
         self.socket_device = tablet_inputs.SocketDevice()  # read at the first input, then each minute
         # The HTTP API's per-device rate, counted per socket: a socket is one tablet.
         self.input_rate = LocalRate("device")
@@ -305,6 +310,13 @@ class TableConsumer(LiveConsumer):
 
     def build_snapshot(self):
         return snapshots.table_snapshot(self.table_id)
+
+    async def send_fresh(self, *, reuse: bool = False):
+        await super().send_fresh(reuse=reuse)
+        if self.takes_inputs and not self.hand_warmed:
+            # After the first snapshot: this table's running hand kept in memory for its next input.
+            self.hand_warmed = True
+            of_running_loop(_hand_keepers, _HandKeeper).add(self.table_id)
 
     def current_version(self):
         return snapshots.table_version(self.table_id)
@@ -382,6 +394,33 @@ class TableConsumer(LiveConsumer):
         hub().changed(("tablets", self.tournament_id), message.get("id"))
         if scope == live.TABLETS_EVERY_TABLE:
             hub().changed(self.snapshot_key, message.get("id"))
+
+
+class _HandKeeper:
+    """Keeps the running hands of the tables whose tablets connected (``dealing.services.
+    keep_running_hand``), one at a time on the socket thread: after a restart 1,250 tablets reconnect
+    at once, and their first snapshots must not queue behind 1,250 rebuilds (one at most)."""
+
+    def __init__(self):
+        self.waiting: dict[int, None] = {}  # table ids, in the order their sockets connected
+        self.task: asyncio.Task | None = None
+
+    def add(self, table_id: int) -> None:
+        self.waiting[table_id] = None
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._keep_all())
+
+    async def _keep_all(self) -> None:
+        while self.waiting:
+            table_id = next(iter(self.waiting))
+            del self.waiting[table_id]
+            try:
+                await on_socket_thread(keep_running_hand)(table_id)
+            except Exception:  # only a head start: the table's next input rebuilds the hand as before
+                logger.warning("could not keep the running hand of table %s", table_id, exc_info=True)
+
+
+_hand_keepers: dict[int, _HandKeeper] = {}  # one per event loop
 
 
 def _shows(hand_id: int, seq: int):

@@ -62,3 +62,19 @@ def test_a_dealt_hand_kept_between_inputs_leaves_no_cycle_when_it_goes(floor):
         return hand
 
     assert _rows_in_cycles_left_by(deal_and_drop) == []
+
+
+def test_a_hand_kept_as_its_tablet_reconnects_leaves_no_cycle_when_it_goes(floor):
+    """After a restart each tablet's socket has its table's running hand kept (rebuilt from the log:
+    its events, each pointing at the hand)."""
+    _, table = make_table(stacks=(1000, 1000, 1000), extra_entries=1)
+    hand = services.start_next_hand(table, actor=floor)
+
+    def keep_and_drop():
+        hand_cache.clear()  # the server restarted
+        assert services.keep_running_hand(table.pk)
+        assert hand_cache.table_of(hand.pk) == table.pk
+        hand_cache.clear()  # what the server kept of it goes, as when the hand ends
+        return hand.pk
+
+    assert _rows_in_cycles_left_by(keep_and_drop) == []
