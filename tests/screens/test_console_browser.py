@@ -422,6 +422,8 @@ def test_the_finish_results_csv_and_print(server, director):
     page.goto(f"{base}/console/{tid}/desk/")
     page.locator("[data-role=filters] input[value=out]").check()
     page.click("[data-action=filter]")
+    # The filtered page loaded, its scripts too: typed before desk.js listens, a name brings no match.
+    page.wait_for_url(re.compile(r"[?&]show=out"), wait_until="load")
     out = page.locator("[data-role=entries] tbody tr")
     expect(out).to_have_count(2)
     expect(out.locator(".pill.ok")).to_have_count(0)
