@@ -7,7 +7,7 @@ snapshot that shows it), and a shared build once per change for every screen tha
 process); on a server at 250 inputs a second the encoding was 4% of its CPU, on its event loop.
 
 The text is what ``json.dumps`` with ``DjangoJSONEncoder`` gives, without the spaces after ``,`` and
-``:`` and with non-ASCII characters as UTF-8 instead of ``\\uXXXX`` escapes. Dates and times go
+``:`` and with non-ASCII characters as UTF-8 instead of ``\\u`` escapes. Dates and times go
 through Django's encoder (ISO 8601, milliseconds, ``Z`` for UTC), as do decimals, durations and lazy
 translations (in the language active at the call). numpy numbers are numbers; a NaN is ``null``
 (``json`` wrote ``NaN``, which no browser parses).
@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import orjson
 from django.core.serializers.json import DjangoJSONEncoder
+from psycopg.types.json import Jsonb  # a dependency, as Django's PostgreSQL backend uses it
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_SERIALIZE_NUMPY
 _django = DjangoJSONEncoder().default
@@ -40,6 +41,4 @@ def jsonb(value):
     """``value`` as a parameter for a ``jsonb`` column on PostgreSQL (psycopg's ``Jsonb``), its text
     made by orjson: a hand's view is written at each input. What ``JSONField`` writes, without its
     spaces (PostgreSQL keeps jsonb parsed, so the stored value is the same)."""
-    from psycopg.types.json import Jsonb  # PostgreSQL only: SQLite runs without psycopg
-
     return Jsonb(value, dumps=_jsonb_text)
