@@ -25,6 +25,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config import live
 from config.errors import ServiceError
 from config.prepared import GuardFailed, PreparedQuery, WriteGuard, insert_rows, update_row, update_rows
 from dealing.engine import positions as engine_positions
@@ -38,7 +39,7 @@ from tournaments.audit import AuditAction, record_audit
 from tournaments.models import Betting, Entry, Tournament, tournament_changed
 from tournaments.services import bust_entries, level_for_next_hand
 
-from . import eventlog, hand_cache, hand_for_hand, kept_writes, vault
+from . import deal_write, eventlog, hand_cache, hand_for_hand, kept_writes, vault
 from .messages import engine_message
 from .models import Hand, HandEvent
 from .seeds import draw_seed
@@ -112,11 +113,6 @@ _hand_with_seed_in = PreparedQuery(
         .only("pk")
         .order_by()[:1]
     )
-)
-_TOP_NUMBER = (
-    f'SELECT MAX(h."number") FROM {connection.ops.quote_name(Hand._meta.db_table)} h '
-    f'JOIN {connection.ops.quote_name(Table._meta.db_table)} t ON h."table_id" = t."id" '
-    'WHERE t."tournament_id" = %s AND t."number" = %s'
 )
 _last_hand_at = PreparedQuery(lambda table_id: Hand.objects.filter(table_id=table_id).order_by("-number")[:1])
 _seated = PreparedQuery(
@@ -245,8 +241,9 @@ def _lock_hand(hand_id: int) -> Hand:
     return hand
 
 
-def _check_can_deal(tournament, table, last: Hand | None) -> None:
-    """``table``: read under its lock just now; ``last``: its last hand (the only one that can run)."""
+def _check_can_deal(tournament, table, last: Hand | None, seated: int | None = None) -> None:
+    """``table``: read under its lock just now; ``last``: its last hand (the only one that can run);
+    ``seated``: the players seated at it, as just read."""
 
     status = tournament.status
     if status == Tournament.Status.ON_BREAK:
@@ -268,7 +265,7 @@ def _check_can_deal(tournament, table, last: Hand | None) -> None:
         raise HandConflict(
             _("A hand is still running at this table: finish or void it first."), code="hand_running"
         )
-    reason = halted_reason(table, current=True)
+    reason = halted_reason(table, current=True, seated_here=seated)
     if reason:
         raise HandConflict(reason, code="table_halted")
     reason = hand_for_hand.waiting_reason(table)
@@ -386,13 +383,12 @@ def build_config(tournament, table, seats, *, deal_mode: str, last=_UNREAD) -> d
     }
 
 
-def _next_number(table) -> int:
-    """Hand numbers go on per table number within the tournament, so a master-seeded tournament
-    never derives the same seed twice (RULES 7.5)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_TOP_NUMBER, [table.tournament_id, table.number])
-        (top,) = cursor.fetchone()
-    return (top or 0) + 1
+def _next_number(last: Hand | None) -> int:
+    """Hand numbers go on per table within the tournament (``last``: the table's last hand, the one with
+    the highest number), so a master-seeded tournament never derives the same seed twice (RULES 7.5).
+    A table number is one table's in its tournament (``unique_table_number``), and a table with hands
+    is never deleted: its last hand is the last of its number."""
+    return (last.number if last is not None else 0) + 1
 
 
 def _seed_used(commitment: str, tournament_id: int | None = None) -> bool:
@@ -501,8 +497,9 @@ def start_next_hand(
         tournament = _tournament_for_deal.first(table.tournament_id)
         table.tournament = tournament  # no second read of it below
         last = _last_hand(table)
-        _check_can_deal(tournament, table, last)
-        seats = _dealt_in(table)
+        seated = _seated(table.pk)
+        _check_can_deal(tournament, table, last, len(seated))
+        seats = _dealt_in(table, seated)
         if len(seats) < 2:
             raise HandConflict(
                 _("A hand needs at least two players with chips at the table (R2.7)."),
@@ -516,7 +513,7 @@ def start_next_hand(
             raise HandRuleError(_("deal_mode must be 'seeded' or 'entered'."), code="bad_deal_mode")
         config = build_config(tournament, table, seats, deal_mode=deal_mode, last=last)
         _check_blinds(config, expected_blinds)
-        number = _next_number(table)
+        number = _next_number(last)
         seed = None
         commitment = ""
         if deal_mode == Hand.DealMode.SEEDED:
@@ -553,7 +550,6 @@ def start_next_hand(
             state=views["public"],
             state_seq=seq,
         )
-        insert_rows([hand])
         rows, dealt = _event_rows(
             hand,
             engine.events,
@@ -564,10 +560,22 @@ def start_next_hand(
             client_action_id=client_action_id or None,
         )
         # The seed, the dealt cards and the full view: the deck-prep role only (RULES 7.6).
-        vault.create(hand, seed, dealt=dealt, full_view=views["full"], seq=seq)
-        insert_rows(rows)
-        hand_started(table, halt_checked=True, locked=True, savepoint=False)
-        table_changed(table.pk)
+        secret = vault.new_secret(seed, dealt=dealt, full_view=views["full"], seq=seq)
+        if deal_write.usable():  # the same writes in one statement (one round trip)
+            group = live.table_group(table.pk)
+            bumped = not live.changed_in_this_transaction(group)
+            version = deal_write.deal(hand, secret, rows, bump=bumped)
+            table.hand_in_progress = True
+            table_changed(table.pk, version=version if bumped else None)
+        else:
+            insert_rows([hand])
+            secret.hand_id = hand.pk
+            secret.save(force_insert=True)
+            for row in rows:
+                row.hand_id = hand.pk
+            insert_rows(rows)
+            hand_started(table, halt_checked=True, locked=True, savepoint=False)
+            table_changed(table.pk)
         if engine.done:  # everybody all-in on the blinds: the hand plays itself out
             _finish(hand, engine, actor=actor)
         else:
@@ -829,9 +837,7 @@ def _record_input(
     ``current``) on ``hand``, locked in this transaction, and what follows from it."""
     new_rows = _append(hand, engine.events[before:], start_seq=current + 1, **recorded)
     end = current + len(new_rows)
-    if engine.done:  # a finished hand's full view is everyone's: stored with it
-        _store_snapshot(hand, engine, end)
-    else:
+    if not engine.done:  # a finished hand's views are stored with its end (_finish)
         _store_public_view(hand, engine, end)
     if not engine.done:
         # Only the hand moved on: its tablet's servers patch the table's last snapshot with it.
@@ -843,7 +849,7 @@ def _record_input(
         # The director console shows the all-ins and their equity street by street.
         tournament_changed(hand.table.tournament_id)
     if engine.done:
-        _finish(hand, engine, actor=recorded["actor"])
+        _finish(hand, engine, actor=recorded["actor"], seq=end)
     else:
         _keep(hand, engine, end, action_ids, recorded["client_action_id"])
     return ActionResult(hand, current + 1, end, events=new_rows)
@@ -857,9 +863,11 @@ def _hand_patch(hand: Hand, seq: int, table_version: int) -> dict:
 # ---------------------------------------------------------------- the end of a hand
 
 
-def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
+def _finish(hand: Hand, engine: EngineHand, *, actor=None, seq: int | None = None) -> None:
     """Stacks back to the entries, busts with places, the table's positions and moves, the seed
-    revealed. Runs inside the transaction of the input that ended the hand."""
+    revealed. Runs inside the transaction of the input that ended the hand. ``seq``: the hand's last
+    event, when its views (a finished hand's full view is everyone's) are stored with its end, in
+    the same write of its row."""
 
     table = hand.table
     if not Table.tournament.is_cached(table):
@@ -879,7 +887,13 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None) -> None:
     hand.status = Hand.Status.FINISHED
     hand.finished_at = timezone.now()
     hand.result = engine.result()
-    update_row(Hand, hand.pk, status=hand.status, finished_at=hand.finished_at, result=hand.result)
+    ended = {"status": hand.status, "finished_at": hand.finished_at, "result": hand.result}
+    if seq is not None:
+        views = eventlog.snapshot(engine)
+        vault.store_full_view(hand, views["full"], seq)
+        hand.state, hand.state_seq = views["public"], seq
+        ended.update(state=hand.state, state_seq=seq)
+    update_row(Hand, hand.pk, **ended)
     if busts:  # R8.8 places, R8.6 ranking by chips at the start of the hand
         bust_entries(table.tournament, busts, actor=actor, hand_label=hand.label)
     config = hand.config

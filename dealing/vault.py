@@ -5,7 +5,9 @@ The event log (``HandEvent.payload``) stores each event as the public may see it
 runs (``eventlog.blank``); the event as dealt is kept here under its sequence number and put back
 (``dealt_payloads``) only where the secrets are needed: replaying the hand, verifying it, and the
 views of the deck-prep role or of a finished hand. Callers decide who may see the result
-(``dealing.permissions.can_view_deck``); this module only keeps the secrets apart.
+(``dealing.permissions.can_view_deck``); this module only keeps the secrets apart. (On PostgreSQL a
+new hand's secrets, made here by ``new_secret``, are written in the deal's one statement:
+``dealing.deal_write``.)
 """
 
 from __future__ import annotations
@@ -25,8 +27,19 @@ def create(
 ) -> HandSecret:
     """A new hand's secrets in one write: its seed, the dealt form of its first events (seq -> the
     event) and its full view after event ``seq``."""
-    return HandSecret.objects.create(
-        hand_id=hand.pk,  # not hand=: that would cache the secret on the hand, a cycle the kept hand holds
+    secret = new_secret(seed, dealt=dealt, full_view=full_view, seq=seq)
+    secret.hand_id = (
+        hand.pk
+    )  # not hand=: that would cache the secret on the hand, a cycle the kept hand holds
+    secret.save(force_insert=True)
+    return secret
+
+
+def new_secret(
+    seed: bytes | None, *, dealt: dict[int, dict] | None = None, full_view: dict | None = None, seq: int = -1
+) -> HandSecret:
+    """A new hand's secrets, unsaved and without their hand (``create``, ``dealing.deal_write``)."""
+    return HandSecret(
         seed=seed,
         events={str(s): event for s, event in (dealt or {}).items()},
         state=full_view,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -721,7 +721,6 @@ def _hand_finished(table, button_seat, big_blind_seat, busted: bool, actor) -> l
         )
     table = lock_table(table.pk)
     _record_positions(table, button_seat, big_blind_seat)
-    table_changed(table.pk)
     if _moves_wait_for(table):
         # A balance decided while this table was locked for its hand's end left a move waiting here: the
         # balancing task makes it now that the table is between hands (lock order: tournament first).
@@ -756,15 +755,45 @@ def _moves_wait_for(table: Table) -> bool:
 
 
 def _record_positions(table: Table, button_seat: int | None, big_blind_seat: int | None) -> None:
+    """The hand is over: the table's last-hand positions, the big blind's seat no longer waiting for
+    it (R8.1), and the table announced (``table_changed``). On PostgreSQL in one statement with the
+    table's version: a round trip less at every hand's end, on the dealers' thread."""
     table.hand_in_progress = False
     table.button_seat = button_seat
     table.big_blind_seat = big_blind_seat
+    if connection.vendor == "postgresql":
+        bump = not live.changed_in_this_transaction(live.table_group(table.pk))
+        with connection.cursor() as cursor:
+            cursor.execute(
+                _positions_sql(), [table.pk, big_blind_seat, button_seat, big_blind_seat, int(bump), table.pk]
+            )
+            (version,) = cursor.fetchone()
+        table_changed(table.pk, version=version if bump else None)
+        return
     update_row(
         Table, table.pk, hand_in_progress=False, button_seat=button_seat, big_blind_seat=big_blind_seat
     )
     if big_blind_seat is not None:
         # The player who waited for the big blind has posted it (R8.1).
         Seat.objects.filter(table=table, number=big_blind_seat).update(waits_for_big_blind=False)
+    table_changed(table.pk)
+
+
+_POSITIONS_SQL: list[str] = []
+
+
+def _positions_sql() -> str:
+    """``_record_positions``'s statement (the seat's write only where it waits: no row is rewritten
+    for nothing)."""
+    if not _POSITIONS_SQL:
+        table, seat = (connection.ops.quote_name(m._meta.db_table) for m in (Table, Seat))
+        _POSITIONS_SQL.append(
+            f'WITH posted AS (UPDATE {seat} SET "waits_for_big_blind" = false '
+            f'WHERE "table_id" = %s AND "number" = %s AND "waits_for_big_blind") '
+            f'UPDATE {table} SET "hand_in_progress" = false, "button_seat" = %s, "big_blind_seat" = %s, '
+            f'"version" = "version" + %s WHERE "id" = %s RETURNING "version"'
+        )
+    return _POSITIONS_SQL[0]
 
 
 def _hand_finished_with_moves(
