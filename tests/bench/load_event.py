@@ -46,6 +46,7 @@ import re
 import secrets
 import shutil
 import signal
+import statistics
 import string
 import subprocess
 import sys
@@ -54,6 +55,7 @@ import time
 import urllib.parse
 import urllib.request
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -72,11 +74,14 @@ from tests.bench.load_http import (  # noqa: E402
     ms,
     own_cpu_seconds,
     percentile,
+    pss_mb,
     tree_cpu_seconds,
+    tree_pss_mb,
 )
 from tests.integration.processes import Processes, free_port  # noqa: E402
 
 LOST_AFTER = 10.0  # seconds: an input whose snapshot has not arrived by then is lost
+MEMORY_EVERY = 10.0  # seconds between two readings of every process's memory during a rate
 HAND_PATH = re.compile(r"^/api/hands/([0-9]+)/")
 PING_EVERY = 15.0  # live.js: clock screens
 TABLET_BEAT_MS = 2000  # tablet.js: the server's heartbeat it asks for
@@ -301,6 +306,7 @@ class Driver:
         self.closes_by_stage: collections.Counter = collections.Counter()
         self.socket_errors: collections.Counter = collections.Counter()
         self.phase: Phase | None = None
+        self.sample_memory: Callable[[], dict[str, float]] = dict  # every process's memory (main sets it)
         self.closing = False
         self.late_beats = 0
         self.silences = 0
@@ -979,7 +985,13 @@ def main(argv=None) -> int:
             sample["load generator"] = own_cpu_seconds()
             return sample
 
+        def sample_memory() -> dict[str, float]:
+            sample = {name: tree_pss_mb(pid) for name, pid in pids.items()}
+            sample["load generator"] = pss_mb(os.getpid())  # the servers are its children: itself only
+            return sample
+
         driver = Driver(args, ports, event, rng)
+        driver.sample_memory = sample_memory
         if args.profile:
             driver.profile_targets = {
                 name: pid for name, pid in pids.items() if name.startswith(("daphne", "serve"))
@@ -1055,6 +1067,9 @@ class Result:
     level_cpu: dict[str, float] = field(default_factory=dict)
     level_settle: float = 0.0
     loadavg: dict[str, str] = field(default_factory=dict)
+    # Every process's memory (PSS, MB) at the end of each stage, and every MEMORY_EVERY s of each rate.
+    memory: list[tuple[str, dict[str, float]]] = field(default_factory=list)
+    memory_trace: dict[str, list[tuple[float, dict[str, float]]]] = field(default_factory=dict)
 
 
 async def servers_settle(sample_cpu, *, idle_share: float = 0.25, longest: float = 60.0) -> float:
@@ -1073,8 +1088,21 @@ async def servers_settle(sample_cpu, *, idle_share: float = 0.25, longest: float
     return time.perf_counter() - started
 
 
+async def trace_memory(driver: Driver, result: Result) -> None:
+    """Every process's memory every MEMORY_EVERY s while a rate runs (does it grow with the hands?)."""
+    while True:
+        phase = driver.phase
+        if phase is not None and phase.started:
+            sample = await asyncio.to_thread(driver.sample_memory)
+            result.memory_trace.setdefault(phase.name, []).append(
+                (time.perf_counter() - phase.started, sample)
+            )
+        await asyncio.sleep(MEMORY_EVERY)
+
+
 async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, failures) -> Result:
     result = Result()
+    result.memory.append(("servers up", driver.sample_memory()))
     # Open every socket; each must bring its first snapshot.
     limit = asyncio.Semaphore(args.open_concurrency)
     spies = driver.start_profile("open")
@@ -1096,6 +1124,7 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
     result.open_cpu = {k: after[k] - before[k] for k in after}
     result.open_cpu["_wall"] = result.open_all
     result.loadavg["open"] = load_average()
+    result.memory.append(("open sockets", driver.sample_memory()))
     result.connect_first = [s.first_at - s.opened_at for s in driver.screens if s.first_at is not None]
     missing = sum(1 for s in driver.screens if s.first_at is None)
     if missing:
@@ -1111,6 +1140,7 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
     driver.spawn(driver.pinger(("clock",), PING_EVERY))
     driver.spawn(driver.heartbeat_watch())
     driver.spawn(driver.sweeper())
+    driver.spawn(trace_memory(driver, result))
 
     # The director console's page (staff session), idle.
     driver.stage = "console page"
@@ -1145,6 +1175,7 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
             spy.wait(timeout=60)
         result.phases.append(phase)
         result.loadavg[phase.name] = load_average()
+        result.memory.append((phase.name, driver.sample_memory()))
         say_phase(phase)
 
     # The level change: the director jumps to the next level of play through the API. Measured on
@@ -1202,8 +1233,50 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
         spy.wait(timeout=60)
     result.level_cpu["_wall"] = time.perf_counter() - started
     result.loadavg["level"] = load_average()
+    result.memory.append(("level change", driver.sample_memory()))
     await driver.close()
     return result
+
+
+def growth_per_hour(trace: list[tuple[float, dict[str, float]]], name: str) -> float | None:
+    """MB an hour by least squares over the second half of a rate's readings (the first half warms up:
+    hands kept, snapshots built, pools filled); None for fewer than four readings there."""
+    half = trace[len(trace) // 2 :]
+    if len(half) < 4:
+        return None
+    xs = [t / 3600 for t, _sample in half]
+    ys = [sample.get(name, 0.0) for _t, sample in half]
+    mean_x, mean_y = statistics.fmean(xs), statistics.fmean(ys)
+    spread = sum((x - mean_x) ** 2 for x in xs)
+    return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread if spread else None
+
+
+def report_memory(result: Result) -> None:
+    if not result.memory:
+        return
+    names = list(result.memory[0][1])
+    say("memory (PSS MB, shared pages counted in part) at the end of each stage")
+    rows = [(stage, *(f"{sample.get(n, 0):.0f}" for n in names)) for stage, sample in result.memory]
+    say(table_of_figures(rows, ("stage", *names)))
+    rows = []
+    for phase, trace in result.memory_trace.items():
+        rows.append(
+            (
+                f"{phase} ({len(trace)} readings over {trace[-1][0]:.0f} s)",
+                *(
+                    f"{trace[0][1].get(n, 0):.0f} -> {trace[-1][1].get(n, 0):.0f}, "
+                    + (f"{g:+.0f}/h" if (g := growth_per_hour(trace, n)) is not None else "-")
+                    for n in names
+                ),
+            )
+        )
+    if rows:
+        say("")
+        say(
+            f"memory during each rate (PSS MB, every {MEMORY_EVERY:g} s): first -> last reading, and the "
+            "growth an hour fitted over the second half (a long rate tells: --seconds 900)"
+        )
+        say(table_of_figures(rows, ("rate", *names)))
 
 
 def say_phase(phase: Phase) -> None:
@@ -1376,6 +1449,8 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
     )
     rows = cpu_per_input(result.phases, names)
     say(table_of_figures(rows, ("rate", "all", *names)))
+    say("")
+    report_memory(result)
     say("")
     say("POST p99 by kind of input (ms)")
     say(

@@ -185,6 +185,43 @@ def tree_cpu_seconds(root: int) -> float:
     return total
 
 
+def _children(root: int) -> list[int]:
+    """``root`` and every live descendant."""
+    parents = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            stat = _stat(int(name))
+            if stat is not None:
+                parents[int(name)] = stat[0]
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parents.items():
+        children.setdefault(ppid, []).append(pid)
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def pss_mb(pid: int) -> float:
+    """The memory of one process in MB, its pages shared with others counted in part (PSS: what the
+    machine would get back if it ended), 0 if it is gone."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as handle:
+            for line in handle:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
+def tree_pss_mb(root: int) -> float:
+    """``pss_mb`` of ``root`` and every live descendant (PostgreSQL's backends share its buffers)."""
+    return sum(pss_mb(pid) for pid in _children(root))
+
+
 def own_cpu_seconds() -> float:
     times = os.times()
     return times.user + times.system
