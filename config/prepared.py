@@ -22,7 +22,8 @@ and ``update_row`` build their SQL once per model and fields, and prepare each v
 own ``get_db_prep_save``, as ``bulk_create`` and ``QuerySet.update`` do.
 
 A write may carry a ``WriteGuard``: an SQL condition that must still hold where the write is made
-(a tablet's device still paired, checked in the input's own statement instead of a read before it).
+(a tablet's device still paired, checked in the input's own statement, or in the read that locks the
+row it changes, instead of a read of its own).
 
 A leaf: it imports no app.
 """
@@ -35,7 +36,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.db import connections
-from django.db.models import Model, QuerySet
+from django.db.models import BooleanField, Model, QuerySet
+from django.db.models.expressions import RawSQL
 from django.db.models.query import ModelIterable, get_related_populators
 
 _markers = itertools.count(1)
@@ -78,6 +80,7 @@ class PreparedQuery:
         self.build = build
         self._compiled: dict[str, _Compiled] = {}
         self._lock = threading.Lock()
+        self._guarded: dict[str, PreparedQuery] = {}  # a WriteGuard's SQL -> this read with it
 
     def __call__(self, *args) -> list:
         alias = "default"  # one database; a router would pick it per queryset
@@ -112,6 +115,28 @@ class PreparedQuery:
         """The first instance, or None."""
         found = self(*args)
         return found[0] if found else None
+
+    def first_guarded(self, guard: WriteGuard | None, *args):
+        """``first(*args)`` with ``guard`` read in the same statement (a column of it): ``GuardFailed``
+        when the row is found and the guard does not hold. A read that locks the row a write will
+        change checks the caller's permission with no round trip of its own."""
+        if guard is None:
+            return self.first(*args)
+        query = self._guarded.get(guard.sql)
+        if query is None:
+            build, sql, count = self.build, guard.sql, len(args)
+            query = self._guarded.setdefault(
+                sql,
+                PreparedQuery(
+                    lambda *values: build(*values[:count]).annotate(
+                        guard_holds=RawSQL(sql, values[count:], output_field=BooleanField())
+                    )
+                ),
+            )
+        found = query.first(*args, *guard.params)
+        if found is not None and not found.guard_holds:
+            raise GuardFailed
+        return found
 
     def _prepare(self, args, alias: str) -> _Compiled:
         with self._lock:
@@ -280,16 +305,12 @@ def update_rows(model: type[Model], name: str, values: dict, *, using: str = "de
 @dataclass(frozen=True)
 class WriteGuard:
     """An SQL condition (``sql``, with ``%s`` for ``params``) that a write is made under: put in the
-    write's own statement where it can be, else checked by ``holds`` in the write's transaction. The
-    service that writes need not know what it stands for (its caller's permission)."""
+    write's own statement where it can be, else read with the row the write locks
+    (``PreparedQuery.first_guarded``). The service that writes need not know what it stands for (its
+    caller's permission)."""
 
     sql: str
     params: tuple = ()
-
-    def holds(self, using: str = "default") -> bool:
-        with connections[using].cursor() as cursor:
-            cursor.execute(f"SELECT CASE WHEN {self.sql} THEN 1 ELSE 0 END", list(self.params))
-            return cursor.fetchone()[0] == 1
 
 
 class GuardFailed(Exception):

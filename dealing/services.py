@@ -27,14 +27,14 @@ from django.utils.translation import gettext_lazy as _
 
 from config import live
 from config.errors import ServiceError
-from config.prepared import GuardFailed, PreparedQuery, WriteGuard, insert_rows, update_row, update_rows
+from config.prepared import PreparedQuery, WriteGuard, insert_rows, update_row, update_rows
 from dealing.engine import positions as engine_positions
 from dealing.engine import seed_commitment, shuffled_deck
 from dealing.engine.errors import RuleError as EngineRuleError
 from dealing.engine.hand import Hand as EngineHand
 from dealing.engine.hand import HandConfig
 from tables.models import Seat, Table, table_changed
-from tables.services import dealt_in_next_hand, halted_reason, hand_finished, hand_started, lock_table
+from tables.services import dealt_in_next_hand, halted_reason, hand_finished, hand_started
 from tournaments.audit import AuditAction, record_audit
 from tournaments.models import Betting, Entry, Tournament, tournament_changed
 from tournaments.services import bust_entries, level_for_next_hand
@@ -97,6 +97,22 @@ _EVENTS = connection.ops.quote_name(HandEvent._meta.db_table)
 _tournament_for_deal = PreparedQuery(
     lambda pk: Tournament.objects.select_related("structure").filter(pk=pk).order_by()[:1]
 )
+
+
+def _table_with_tournament(pk):
+    """A deal's table under its lock, read with its tournament in the same statement (only the table's
+    row locked: a plain FOR UPDATE would lock the tournament's too, which balancing locks first)."""
+    return (
+        Table.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("tournament", "tournament__structure")
+        .filter(pk=pk)
+        .order_by()
+    )
+
+
+_table_to_deal_at = PreparedQuery(lambda pk: _table_with_tournament(pk)[:1])
+
+
 _deal_by_action_id = PreparedQuery(
     lambda table_id, client_action_id: (
         HandEvent.objects.filter(hand__table_id=table_id, seq=0, client_action_id=client_action_id)
@@ -233,9 +249,10 @@ def deck_of(hand: Hand) -> list[str] | None:
 # ---------------------------------------------------------------- starting a hand
 
 
-def _lock_hand(hand_id: int) -> Hand:
-    # The tournament is read only when it is needed (a run-out under hand-for-hand, a hand's end).
-    hand = _locked_hand.first(hand_id)
+def _lock_hand(hand_id: int, guard: WriteGuard | None = None) -> Hand:
+    """The hand under its lock, with its table; ``guard`` checked in the same read (``GuardFailed``).
+    The tournament is read only when it is needed (a run-out under hand-for-hand, a hand's end)."""
+    hand = _locked_hand.first_guarded(guard, hand_id)
     if hand is None:
         raise Hand.DoesNotExist(f"hand {hand_id}")
     return hand
@@ -471,16 +488,22 @@ def start_next_hand(
     deal_mode: str | None = None,
     client_action_id: str | None = None,
     expected_blinds: dict | None = None,
+    guard: WriteGuard | None = None,
 ) -> Hand:
     """Deal the next hand at ``table`` from the real state of the tournament and the table.
 
     With a ``client_action_id`` already used to start a hand at this table, that hand is returned
     and nothing is dealt (a double tap or a retry after a lost response); ``hand.replayed`` says which.
     ``expected_blinds`` (small_blind, big_blind, ante, any of them): the hand is dealt only if they
-    are the level's (R8.2), else 422 ``blinds_mismatch``."""
+    are the level's (R8.2), else 422 ``blinds_mismatch``. ``guard`` (the caller's permission, as SQL:
+    the tablet's device still paired): checked in the read that locks the table, else ``GuardFailed``
+    and nothing dealt."""
 
     with transaction.atomic():
-        table = lock_table(table.pk)
+        pk = table.pk
+        table = _table_to_deal_at.first_guarded(guard, pk)  # GuardFailed: nothing dealt
+        if table is None:
+            raise Table.DoesNotExist(f"table {pk}")
         if client_action_id:
             started = _deal_by_action_id.first(table.pk, client_action_id)
             if started is not None:
@@ -494,8 +517,7 @@ def start_next_hand(
                 _check_blinds(started.hand.config, expected_blinds)
                 started.hand.replayed = True
                 return started.hand
-        tournament = _tournament_for_deal.first(table.tournament_id)
-        table.tournament = tournament  # no second read of it below
+        tournament = table.tournament
         last = _last_hand(table)
         seated = _seated(table.pk)
         _check_can_deal(tournament, table, last, len(seated))
@@ -684,8 +706,7 @@ def apply_input(
         if result is not None:
             return result
     with transaction.atomic():
-        hand = _lock_hand(hand.pk)
-        _check_guard(guard)
+        hand = _lock_hand(hand.pk, guard)
         # A running hand's last event is its row's state_seq (every writer of its log stores the view in
         # the same transaction, read here under the lock). Kept at that event, with this id not among
         # its inputs': current, and no retry. Else the log's last event and whether the id was used.
@@ -748,11 +769,6 @@ def apply_input(
         return _record_input(hand, engine, before, current, action_ids, recorded)
 
 
-def _check_guard(guard: WriteGuard | None) -> None:
-    if guard is not None and not guard.holds():
-        raise GuardFailed
-
-
 def _apply_to_kept_hand(
     hand_id: int, body: dict, expected_seq: int, recorded: dict, guard: WriteGuard | None = None
 ) -> ActionResult | None:
@@ -779,10 +795,9 @@ def _apply_to_kept_hand(
         return None  # the engine may be half changed: dropped, and the hand rebuilt from its log
     if engine.done or engine.runout:
         with transaction.atomic():
-            locked = _lock_hand(hand_id)
+            locked = _lock_hand(hand_id, guard)
             if locked.status != Hand.Status.RUNNING or locked.state_seq != expected_seq:
                 return None
-            _check_guard(guard)
             return _record_input(locked, engine, before, expected_seq, kept.action_ids, recorded)
     rows, dealt = _event_rows(hand, engine.events[before:], start_seq=expected_seq + 1, **recorded)
     public = engine.view(public=True)

@@ -12,9 +12,9 @@ the same socket.
 The device is read at a socket's first input and again a minute later (its "last seen" is touched
 then, and its label and language follow an edit within that minute). In between, the input's write
 is made under the device's own check as SQL (``pairing.tablet_guard``: the token still held by an
-active tablet of this table), in the input's one statement: a revoked device acts no more from its
-next input, even if the message that closes its socket was lost, and an ordinary input costs no read
-of the device. A failed check writes nothing; the device is read again and the input decided on it.
+active tablet of this table), in the input's one statement (a deal: in the read that locks its
+table): a revoked device acts no more from its next input, even if the message that closes its
+socket was lost, and an input costs no read of the device. A failed check writes nothing; the device is read again and the input decided on it.
 An input refused for any other reason (400, 404, 409...) also reads the device again, so a revoked
 tablet is told 401 first, as over HTTP.
 Measured with tests/bench/load_event.py on two cores: the event carried 145 inputs a second over
@@ -165,23 +165,31 @@ def _read_device(cookies: dict, table_id: int, known: SocketDevice) -> Device | 
 def _apply(cookies: dict, table_id: int, message: dict, known: SocketDevice) -> Answer:
     device, kept = None, False
     try:
-        # A deal reads the device (its service has no guard); an action uses the socket's, checked
-        # where it is written.
-        device = known.current() if message["type"] == "input" else None
+        # The socket's device, checked where the input is written (an action) or its table locked (a
+        # deal): no read of it at each input.
+        device = known.current()
         kept = device is not None
         if device is None:
             device = _read_device(cookies, table_id, known)
         if device is None:
             answer = _error(exceptions.AuthenticationFailed(NOT_PAIRED))
-        elif message["type"] == "deal":
-            answer = _deal(device, table_id, _validated(_DealMessage, message)["input"])
         else:
-            envelope = _validated(_InputMessage, message)
+            if message["type"] == "deal":
+                body = _validated(_DealMessage, message)["input"]
+
+                def run(device):
+                    return _deal(device, table_id, body, known.guard)
+            else:
+                envelope = _validated(_InputMessage, message)
+
+                def run(device):
+                    return _act(device, envelope["hand"], envelope["input"], known.guard)
+
             try:
-                answer = _act(device, envelope["hand"], envelope["input"], known.guard)
+                answer = run(device)
             except GuardFailed:  # nothing written: the device changed since it was read
                 device, kept = _read_device(cookies, table_id, known), False  # read just now
-                answer = _act_again(device, envelope, known.guard) if device is not None else None
+                answer = _again(run, device) if device is not None else None
                 if answer is None:
                     answer = _error(exceptions.AuthenticationFailed(NOT_PAIRED))
     except (OperationalError, InterfaceError) as error:  # as config.overload answers HTTP
@@ -246,10 +254,10 @@ def _forbidden() -> Answer:
     return _error(exceptions.PermissionDenied(DealingPermission.message))
 
 
-def _act_again(device: Device, envelope: dict, guard: WriteGuard | None) -> Answer | None:
+def _again(run, device: Device) -> Answer | None:
     """The input once more on the device just read; None if it was revoked again meanwhile."""
     try:
-        return _act(device, envelope["hand"], envelope["input"], guard)
+        return run(device)
     except GuardFailed:
         return None
 
@@ -283,7 +291,7 @@ def _act(device: Device, hand_id: int, body: dict, guard: WriteGuard | None = No
     )
 
 
-def _deal(device: Device, table_id: int, body: dict) -> Answer:
+def _deal(device: Device, table_id: int, body: dict, guard: WriteGuard | None = None) -> Answer:
     # Who may, before what was sent is checked: the HTTP API's order (dealing.permissions).
     if not device.may_operate_table(body_table_id(body)):
         return _forbidden()
@@ -295,6 +303,7 @@ def _deal(device: Device, table_id: int, body: dict) -> Answer:
         deal_mode=data.get("deal_mode"),
         client_action_id=data.get("client_action_id"),
         expected_blinds={k: data[k] for k in services.BLIND_FIELDS if k in data},
+        guard=guard,
     )
     return Answer(
         200 if hand.replayed else 201,

@@ -8,7 +8,15 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.test.utils import CaptureQueriesContext
 
-from config.prepared import PreparedQuery, UnpreparableQuery, insert_rows, update_row, update_rows
+from config.prepared import (
+    GuardFailed,
+    PreparedQuery,
+    UnpreparableQuery,
+    WriteGuard,
+    insert_rows,
+    update_row,
+    update_rows,
+)
 from dealing.models import Hand, HandEvent
 from tables.models import Seat, Table
 from tests.factories import make_table
@@ -51,6 +59,22 @@ def test_fields_come_back_converted_as_the_orm_gives_them():
     assert found.tournament.structure.name == tournament.structure.name
     assert found.tournament.version == Table.objects.get(pk=table.pk).tournament.version
     assert prepared.first(10**12) is None
+
+
+def test_a_guarded_read_checks_the_callers_condition_in_its_own_statement():
+    """A tablet's deal and hand end lock their row with the device's check read in the same statement
+    (screens.tablet_inputs): the row when the condition holds, GuardFailed when it does not (nothing
+    is written then), None when there is no row; each guard with its own values."""
+    _, table = make_table(stacks=(1000, 2000))
+    prepared = PreparedQuery(lambda pk: Table.objects.filter(pk=pk).order_by()[:1])
+    seated = 'EXISTS (SELECT 1 FROM "tables_seat" s WHERE s."table_id" = %s AND s."number" = %s AND s."entry_id" IS NOT NULL)'
+    with CaptureQueriesContext(connection) as queries:
+        found = prepared.first_guarded(WriteGuard(seated, (table.pk, 1)), table.pk)
+    assert found.pk == table.pk and len(queries) == 1
+    with pytest.raises(GuardFailed):
+        prepared.first_guarded(WriteGuard(seated, (table.pk, 7)), table.pk)  # nobody in seat 7
+    assert prepared.first_guarded(WriteGuard(seated, (table.pk, 1)), 10**12) is None
+    assert prepared.first_guarded(None, table.pk).pk == table.pk
 
 
 def test_an_argument_used_twice_and_constant_values_are_both_kept():

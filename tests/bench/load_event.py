@@ -201,6 +201,9 @@ class Phase:
     silent: int = 0  # a tablet heard nothing for 3 s: it would show the server lost
     open: int = 0  # inputs sent whose snapshot is not in yet (or not lost yet)
     cpu: dict[str, float] = field(default_factory=dict)
+    # How late the load generator's own loop woke (s): part of every time it measures, as it reads an
+    # answer or a snapshot only when its loop comes round to it.
+    own_lag: list[float] = field(default_factory=list)
 
     def ok(self) -> int:
         return sum(len(v) for v in self.post.values())
@@ -1088,6 +1091,16 @@ async def servers_settle(sample_cpu, *, idle_share: float = 0.25, longest: float
     return time.perf_counter() - started
 
 
+async def watch_own_lag(driver: Driver, every: float = 0.005) -> None:
+    """The load generator's loop lag during each rate: a sleep of ``every`` s, how much later it woke."""
+    while True:
+        started = time.perf_counter()
+        await asyncio.sleep(every)
+        phase = driver.phase
+        if phase is not None:
+            phase.own_lag.append(time.perf_counter() - started - every)
+
+
 async def trace_memory(driver: Driver, result: Result) -> None:
     """Every process's memory every MEMORY_EVERY s while a rate runs (does it grow with the hands?)."""
     while True:
@@ -1141,6 +1154,7 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
     driver.spawn(driver.heartbeat_watch())
     driver.spawn(driver.sweeper())
     driver.spawn(trace_memory(driver, result))
+    driver.spawn(watch_own_lag(driver))
 
     # The director console's page (staff session), idle.
     driver.stage = "console page"
@@ -1396,6 +1410,17 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
     say("")
     say("per rate (times in ms; act/deal/end: POST p50 of an ordinary input, a deal, a hand-ending input)")
     say(table_of_figures(rows, header))
+    lags = [
+        f"{p.name} p50 {ms(median(p.own_lag))} / p99 {ms(percentile(p.own_lag, 99))} / max "
+        f"{ms(max(p.own_lag, default=None))}"
+        for p in result.phases
+        if p.own_lag
+    ]
+    if lags:
+        say(
+            "the load generator's own loop lag (ms; part of every time above, read when its loop comes "
+            "round): " + "; ".join(lags)
+        )
     closes = ", ".join(f"{code}: {n}" for code, n in sorted(driver.closes.items())) or "none"
     closes += f" ({sum(s.reconnects for s in driver.screens)} reconnects, as live.js does)"
     if driver.closes_by_stage:

@@ -128,3 +128,32 @@ def _refused_after_revocation(tournament, tables):
         known.device, known.guard = held  # as the socket held them before the revocation
         known.read_at = time.monotonic()
         assert tablet_inputs.apply(cookies, table.pk, message, known).status == 401
+
+
+async def test_a_deal_reads_no_device_and_a_tablet_revoked_between_hands_deals_no_more():
+    """The socket's device is checked in the read that locks the table (a deal costs no read of the
+    device); revoked between two hands with the message that closes its socket lost, the tablet's
+    next deal is answered 401 and no hand is dealt."""
+    tournament, tables = await setup()
+    await database_sync_to_async(_deals_on_the_kept_device)(tournament, tables)
+
+
+def _deals_on_the_kept_device(tournament, tables):
+    from dealing import services
+    from dealing.models import Hand
+
+    table, device, cookies, known = _dealt_tablet(tournament, tables)
+    staff = get_user_model().objects.create_user("director-d", is_staff=True)
+    deal = {"type": "deal", "input": {"table": table.pk}}
+    services.void_hand(Hand.objects.get(table=table, status="running"), actor=staff, reason="misdeal")
+    with CaptureQueriesContext(connection) as captured:
+        answer = tablet_inputs.apply(cookies, table.pk, deal, known)
+    assert answer.status == 201
+    assert _device_reads(captured.captured_queries) == 0
+    services.void_hand(Hand.objects.get(table=table, status="running"), actor=staff, reason="misdeal")
+    revoke_device(device, actor=staff)
+    hands = Hand.objects.filter(table=table).count()
+    answer = tablet_inputs.apply(cookies, table.pk, deal, known)
+    assert answer.status == 401 and "revoked" in answer.body["detail"]
+    assert Hand.objects.filter(table=table).count() == hands
+    assert not Hand.objects.filter(table=table, status="running").exists()
