@@ -204,6 +204,8 @@ class Phase:
     # How late the load generator's own loop woke (s): part of every time it measures, as it reads an
     # answer or a snapshot only when its loop comes round to it.
     own_lag: list[float] = field(default_factory=list)
+    # (seconds into the rate when sent, answer time): the answers over time (a long rate: do they grow?)
+    timeline: list[tuple[float, float]] = field(default_factory=list)
 
     def ok(self) -> int:
         return sum(len(v) for v in self.post.values())
@@ -601,6 +603,7 @@ class Driver:
             if hand["status"] != "running":
                 kind = "end"
         phase.post[kind].append(answered - pending.sent)
+        phase.timeline.append((pending.sent - phase.started, answered - pending.sent))
         # HTTP answers with the hand's state: the table goes on from it if the snapshot never comes.
         pending.fallback = hand if "state" in hand else None
         pending.answered = answered
@@ -1265,6 +1268,28 @@ def growth_per_hour(trace: list[tuple[float, dict[str, float]]], name: str) -> f
     return sum((x - mean_x) * (y - mean_y) for x, y in zip(xs, ys, strict=True)) / spread if spread else None
 
 
+def report_timeline(result: Result, windows: int = 10, shortest: float = 120.0) -> None:
+    """A long rate's answers in ``windows`` slices of its time: steady, or growing with the hands
+    played (the database's tables, the servers' memory)?"""
+    for p in result.phases:
+        if p.seconds < shortest or not p.timeline:
+            continue
+        width = p.seconds / windows
+        slices: list[list[float]] = [[] for _ in range(windows)]
+        for at, took in p.timeline:
+            slices[min(windows - 1, max(0, int(at / width)))].append(took)
+        say("")
+        say(f"{p.name} over time: answer p50 / p99 (ms) in each {width:.0f} s")
+        say(
+            "  "
+            + "; ".join(
+                f"{i * width:.0f}-{(i + 1) * width:.0f} s {ms(median(v))} / {ms(percentile(v, 99))}"
+                for i, v in enumerate(slices)
+                if v
+            )
+        )
+
+
 def report_memory(result: Result) -> None:
     if not result.memory:
         return
@@ -1475,6 +1500,7 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
     rows = cpu_per_input(result.phases, names)
     say(table_of_figures(rows, ("rate", "all", *names)))
     say("")
+    report_timeline(result)
     report_memory(result)
     say("")
     say("POST p99 by kind of input (ms)")
