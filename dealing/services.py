@@ -582,17 +582,15 @@ def start_next_hand(
             client_action_id=client_action_id or None,
         )
         # The seed, the dealt cards and the full view: the deck-prep role only (RULES 7.6).
-        secret = vault.new_secret(seed, dealt=dealt, full_view=views["full"], seq=seq)
         if deal_write.usable():  # the same writes in one statement (one round trip)
-            group = live.table_group(table.pk)
-            bumped = not live.changed_in_this_transaction(group)
+            secret = vault.new_secret(seed, dealt=dealt, full_view=views["full"], seq=seq)
+            bumped = not live.changed_in_this_transaction(live.table_group(table.pk))
             version = deal_write.deal(hand, secret, rows, bump=bumped)
             table.hand_in_progress = True
             table_changed(table.pk, version=version if bumped else None)
         else:
             insert_rows([hand])
-            secret.hand_id = hand.pk
-            secret.save(force_insert=True)
+            vault.create(hand, seed, dealt=dealt, full_view=views["full"], seq=seq)
             for row in rows:
                 row.hand_id = hand.pk
             insert_rows(rows)

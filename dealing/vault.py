@@ -28,9 +28,8 @@ def create(
     """A new hand's secrets in one write: its seed, the dealt form of its first events (seq -> the
     event) and its full view after event ``seq``."""
     secret = new_secret(seed, dealt=dealt, full_view=full_view, seq=seq)
-    secret.hand_id = (
-        hand.pk
-    )  # not hand=: that would cache the secret on the hand, a cycle the kept hand holds
+    # Its key, not hand=: that would cache the secret on the hand, a cycle the kept hand holds.
+    secret.hand_id = hand.pk
     secret.save(force_insert=True)
     return secret
 

@@ -12,11 +12,12 @@ the same socket.
 The device is read at a socket's first input and again a minute later (its "last seen" is touched
 then, and its label and language follow an edit within that minute). In between, the input's write
 is made under the device's own check as SQL (``pairing.tablet_guard``: the token still held by an
-active tablet of this table), in the input's one statement (a deal: in the read that locks its
-table): a revoked device acts no more from its next input, even if the message that closes its
-socket was lost, and an input costs no read of the device. A failed check writes nothing; the device is read again and the input decided on it.
-An input refused for any other reason (400, 404, 409...) also reads the device again, so a revoked
-tablet is told 401 first, as over HTTP.
+active tablet of this table), in the input's one statement (a deal, a hand's end: in the read that
+locks its table or hand): a revoked device acts no more from its next input, even if the message
+that closes its socket was lost, and an input costs no read of the device. A failed check writes
+nothing; the device is read again and the input decided on it. An input refused for any other
+reason (400, 404, 409...) also reads the device again, so a revoked tablet is told 401 first, as over
+HTTP.
 Measured with tests/bench/load_event.py on two cores: the event carried 145 inputs a second over
 HTTP and 245-250 over the sockets, and daphne's CPU per input went from 11.8 to 7.8 ms.
 

@@ -12,6 +12,7 @@ request breaks a rule (a ninth seat, R2.7) and Django's ``ValidationError`` (400
 
 from __future__ import annotations
 
+import functools
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -779,21 +780,17 @@ def _record_positions(table: Table, button_seat: int | None, big_blind_seat: int
     table_changed(table.pk)
 
 
-_POSITIONS_SQL: list[str] = []
-
-
+@functools.cache
 def _positions_sql() -> str:
     """``_record_positions``'s statement (the seat's write only where it waits: no row is rewritten
     for nothing)."""
-    if not _POSITIONS_SQL:
-        table, seat = (connection.ops.quote_name(m._meta.db_table) for m in (Table, Seat))
-        _POSITIONS_SQL.append(
-            f'WITH posted AS (UPDATE {seat} SET "waits_for_big_blind" = false '
-            f'WHERE "table_id" = %s AND "number" = %s AND "waits_for_big_blind") '
-            f'UPDATE {table} SET "hand_in_progress" = false, "button_seat" = %s, "big_blind_seat" = %s, '
-            f'"version" = "version" + %s WHERE "id" = %s RETURNING "version"'
-        )
-    return _POSITIONS_SQL[0]
+    table, seat = (connection.ops.quote_name(m._meta.db_table) for m in (Table, Seat))
+    return (
+        f'WITH posted AS (UPDATE {seat} SET "waits_for_big_blind" = false '
+        f'WHERE "table_id" = %s AND "number" = %s AND "waits_for_big_blind") '
+        f'UPDATE {table} SET "hand_in_progress" = false, "button_seat" = %s, "big_blind_seat" = %s, '
+        f'"version" = "version" + %s WHERE "id" = %s RETURNING "version"'
+    )
 
 
 def _hand_finished_with_moves(
