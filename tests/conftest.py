@@ -38,7 +38,7 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 @pytest.fixture(autouse=True)
 def _no_server_collector_keeping():
     """Importing config.asgi (the socket tests) starts what a server does about the garbage collector
-    (config.gc_pauses: the pause log, a freeze and a young collection every 2 s from a thread of its
+    (config.gc_pauses: the pause log, a freeze and a young collection every 0.5 s from a thread of its
     own). The test process is no server: each test runs with Python's own collector (and the log is
     never left on for collections after the log's streams are closed)."""
     from config import gc_pauses

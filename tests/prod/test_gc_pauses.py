@@ -3,6 +3,7 @@ server imported at start-up is kept out of every later collection."""
 
 import gc
 import logging
+import re
 import threading
 import weakref
 
@@ -129,3 +130,38 @@ def test_the_keeper_freezes_on_its_own_until_it_is_stopped(monkeypatch):
         gc_pauses.stop_settling()
     assert not any(t.name == "gc-freeze" and t.is_alive() for t in threading.enumerate())
     assert gc.get_freeze_count() == 0
+
+
+def test_the_young_report_names_what_the_young_collection_is_about_to_walk(monkeypatch, caplog):
+    """GC_YOUNG_REPORT=1: each turn first logs what the young generations hold, by kind, so a slow
+    young collection can be traced to what the server made since the last freeze."""
+
+    class ShotClock:  # a kind no other code makes: it can only come from here
+        pass
+
+    monkeypatch.setattr(gc_pauses, "YOUNG_REPORT", True)
+    was_enabled = gc.isenabled()
+    try:
+        gc.unfreeze()
+        gc.disable()  # nothing collects them before the turn looks
+        made = [ShotClock() for _ in range(300)]
+        with caplog.at_level(logging.WARNING, logger="config.gc_pauses"):
+            gc_pauses.tend(last_thaw=0.0, now=10.0, thaw_every=3600.0)
+        (report,) = [r.getMessage() for r in caplog.records if "young generations" in r.getMessage()]
+        counted = {kind: int(n) for kind, n in re.findall(r"([\w.<>]+) (\d+)", report.split(";")[0])}
+        assert counted.get(ShotClock.__qualname__, 0) >= len(made)
+        assert gc.get_freeze_count() >= len(made)  # and the turn froze them as it always does
+    finally:
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()
+
+
+def test_no_young_report_unless_asked(caplog):
+    try:
+        gc.unfreeze()
+        with caplog.at_level(logging.WARNING, logger="config.gc_pauses"):
+            gc_pauses.tend(last_thaw=0.0, now=10.0, thaw_every=3600.0)
+        assert not [r for r in caplog.records if "young generations" in r.getMessage()]
+    finally:
+        gc.unfreeze()

@@ -1,5 +1,5 @@
 """What a server keeps between a tablet's inputs leaves no reference cycle when it goes: a server freezes
-what exists every 2 s (config.gc_pauses), so a cycle that lives past a freeze and dies later is freed
+what exists every half second (config.gc_pauses), so a cycle that lives past a freeze and dies later is freed
 only at the hourly thaw, whose full collection then pauses the server for every such object (1.1-2.0 s
 for 250,000-300,000 of them at 1,250 tables after 20 minutes, before these were broken). The socket's
 device (kept a minute, screens.tablet_inputs) and the hand kept between inputs (dealing.hand_cache)
