@@ -187,6 +187,7 @@ class Phase:
     rate: float
     seconds: float
     started: float = 0.0
+    started_at: float = 0.0  # the wall clock (time.time()) at its start, to read beside the logs
     elapsed: float = 0.0
     offered: int = 0
     sent: int = 0
@@ -662,6 +663,7 @@ class Driver:
         self.stage = phase.name
         total = max(1, round(phase.rate * phase.seconds))
         phase.offered = total
+        phase.started_at = time.time()
         phase.started = start = time.perf_counter()
         for k in range(total):
             delay = start + k / phase.rate - time.perf_counter()
@@ -1289,13 +1291,30 @@ def report_timeline(result: Result, windows: int = 10, shortest: float = 120.0) 
         for at, took in p.timeline:
             slices[min(windows - 1, max(0, int(at / width)))].append(took)
         say("")
-        say(f"{p.name} over time: answer p50 / p99 (ms) in each {width:.0f} s")
+        began = time.strftime("%H:%M:%S UTC", time.gmtime(p.started_at))
+        say(
+            f"{p.name} over time (from {began}, to read beside the logs): answer p50 / p99 (ms) each {width:.0f} s"
+        )
         say(
             "  "
             + "; ".join(
                 f"{i * width:.0f}-{(i + 1) * width:.0f} s {ms(median(v))} / {ms(percentile(v, 99))}"
                 for i, v in enumerate(slices)
                 if v
+            )
+        )
+        # The worst seconds, by their slowest answer: a pause (a collection, a checkpoint) is a second
+        # or two, lost in a 30-s slice's p99.
+        seconds: dict[int, list[float]] = collections.defaultdict(list)
+        for at, took in p.timeline:
+            seconds[int(at)].append(took)
+        worst = sorted(seconds.items(), key=lambda item: max(item[1]), reverse=True)[:5]
+        say(
+            "  the slowest seconds (slowest answer, answers that took 30 ms or more): "
+            + "; ".join(
+                f"{time.strftime('%H:%M:%S', time.gmtime(p.started_at + second))} "
+                f"{ms(max(v))} ms, {sum(t >= 0.030 for t in v)}/{len(v)}"
+                for second, v in sorted(worst)
             )
         )
 
