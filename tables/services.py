@@ -862,6 +862,29 @@ def balance(tournament: Tournament, *, actor=None, apply: bool = True, rng=None)
     return _write(snapshot, decision, actor=actor, completed=done, dropped=dropped)
 
 
+def balance_due(tournament: Tournament) -> bool:
+    """Would ``balance`` change anything now: a busted player still seated or promised a move, a move
+    waiting at a table between hands, or tables to balance, break or redraw (R8.3-R8.5)?
+
+    Read without a lock. ``balance`` locks the tournament and then every table while it decides, and
+    every deal and hand end of the event waits for it meanwhile: 60-310 ms at 1,250 tables, and the
+    beat's backstop ran it every 15 s (the slowest seconds of tests/bench/load_event.py at 250 inputs
+    a second were those). Asked first, it leaves a balanced field unlocked. A change committed after
+    this read queues its own balance (``_queue_balance``), so nothing is missed by not locking."""
+    busted = Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE)
+    if Seat.objects.filter(table__tournament=tournament, entry__in=busted).exists():
+        return True
+    if Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, entry__in=busted).exists():
+        return True
+    if not Table.objects.filter(tournament=tournament).exists():
+        return False
+    field = _Snapshot(tournament).field
+    if any(state.outgoing and not state.hand_in_progress for state in field.tables.values()):
+        return True  # what _settle_idle_tables makes
+    decision = field.decide()
+    return bool(decision.moves or decision.broken or decision.dropped or decision.final_redraw)
+
+
 def _settle_idle_tables(snapshot: _Snapshot) -> tuple[list, list]:
     """Moves still waiting at a table whose hand is over are made (or re-decided) now, as at its hand's
     end: the end of a hand that raced with a balance leaves them to this run."""

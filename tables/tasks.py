@@ -20,6 +20,8 @@ def balance_tournament(tournament_id: int) -> int:
         return 0
     if services.seating_plan(tournament).review_moves:
         return 0  # the director applies the suggested moves
+    if not services.balance_due(tournament):
+        return 0  # balanced: no lock on the field's tables (every deal and hand end would wait)
     return len(services.balance(tournament))
 
 

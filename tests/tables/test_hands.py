@@ -183,6 +183,66 @@ def test_balance_task_runs_after_a_bust_is_committed(rng, django_capture_on_comm
     assert Move.objects.filter(tournament=tournament, status="done").count() == 1
 
 
+def test_the_balance_task_leaves_a_balanced_field_unlocked(rng, monkeypatch):
+    """The beat runs the balance task every 15 s; on a balanced field it must not take the locks that
+    keep every deal and hand end of the event waiting (services.balance_due is read without one)."""
+    tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8
+    services.hand_started(table(tournament, 2))
+    assert not services.balance_due(tournament)
+
+    def locked_balance(*args, **kwargs):
+        raise AssertionError("balance locked a balanced field")
+
+    monkeypatch.setattr(services, "balance", locked_balance)
+    assert tasks.balance_tournament(tournament.pk) == 0
+    assert tasks.balance_running_tournaments() == 0
+
+
+def test_r8_3_r8_8_what_makes_balancing_due(rng):
+    """Every state in which balance() would change something is seen by the unlocked read, and the
+    task then does it; afterwards nothing is due."""
+    tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8
+    # R8.8: a busted player still in his seat.
+    bust_seats(tournament, 1, 1)
+    assert services.balance_due(tournament)
+    assert tasks.balance_tournament(tournament.pk) == 0  # 7, 8, 8 is balanced: the seat is freed
+    assert not Seat.objects.filter(table__tournament=tournament, entry__status=Entry.Status.BUSTED).exists()
+    assert not services.balance_due(tournament)
+    # R8.3: two short at one table (6 against 8) while the others deal: the move out of a dealing
+    # table waits for its hand; then it is due once that hand is over.
+    services.hand_started(table(tournament, 2))
+    services.hand_started(table(tournament, 3))
+    bust_seats(tournament, 1, 1)
+    assert services.balance_due(tournament)
+    [waiting] = services.balance(tournament)
+    assert waiting.status == Move.Status.PENDING
+    assert not services.balance_due(tournament)  # decided: nothing more to do until its hand ends
+    Table.objects.filter(pk=waiting.from_table_id).update(hand_in_progress=False)  # ended, move unmade
+    assert services.balance_due(tournament)
+    assert tasks.balance_tournament(tournament.pk) >= 1
+    waiting.refresh_from_db()
+    assert waiting.status in (Move.Status.DONE, Move.Status.CANCELLED)
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 7, 8]
+    assert not services.balance_due(tournament)
+    assert_consistent(tournament)
+
+
+def test_r8_8_a_move_promised_to_a_busted_player_makes_balancing_due(rng):
+    tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8
+    services.hand_started(table(tournament, 2))
+    services.hand_started(table(tournament, 3))
+    bust_seats(tournament, 1, 2)
+    [waiting] = services.balance(tournament)  # 6 against 8: a move waits for a hand
+    assert waiting.status == Move.Status.PENDING
+    # The promised player goes out and his seat is freed; the move itself is still promised.
+    Entry.objects.filter(pk=waiting.entry_id).update(status=Entry.Status.BUSTED, chips=0)
+    Seat.objects.filter(entry_id=waiting.entry_id).update(entry=None)
+    assert services.balance_due(tournament)
+    tasks.balance_tournament(tournament.pk)
+    waiting.refresh_from_db()
+    assert waiting.status == Move.Status.CANCELLED
+
+
 def test_review_mode_only_suggests(rng, django_capture_on_commit_callbacks, inline_tasks):
     tournament = make_tournament(players=16, rng=rng)
     services.update_plan(tournament, review_moves=True)
