@@ -3,7 +3,10 @@
  * field is full, puts the player on the alternates list). */
 (function () {
   "use strict";
-  document.addEventListener("DOMContentLoaded", function () {
+  // The page loads at the desk after every registration and the field has autofocus: the desk may
+  // type before DOMContentLoaded. So the field is wired as soon as this script runs (at the end of the
+  // page, the field exists), and whatever was typed before that is searched at once.
+  function wire() {
     var input = document.querySelector("[data-role=desk-form] input[name=name]");
     var box = document.querySelector("[data-role=matches]");
     if (!input || !box) return;
@@ -30,5 +33,8 @@
       clearTimeout(timer);
       timer = setTimeout(function () { search(++asked, 0); }, 150);
     });
-  });
+    if (input.value) search(++asked, 0);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", wire);
+  else wire();
 })();
