@@ -878,7 +878,10 @@ def balance_due(tournament: Tournament) -> bool:
         return True
     if not Table.objects.filter(tournament=tournament).exists():
         return False
-    field = _Snapshot(tournament).field
+    try:
+        field = _Snapshot(tournament).field
+    except KeyError:  # a table added between its reads (unlocked, each its own snapshot): decide locked
+        return True
     if any(state.outgoing and not state.hand_in_progress for state in field.tables.values()):
         return True  # what _settle_idle_tables makes
     decision = field.decide()

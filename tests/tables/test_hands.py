@@ -227,6 +227,19 @@ def test_r8_3_r8_8_what_makes_balancing_due(rng):
     assert_consistent(tournament)
 
 
+def test_a_field_that_changes_while_it_is_read_unlocked_is_left_to_the_locked_balance(rng, monkeypatch):
+    """The unlocked read takes the tables and the seats in separate statements: a table added between
+    them (a seat at a table it did not read) means "decide under the lock", never an error in the task."""
+    tournament = make_tournament(players=24, rng=rng)
+    assert not services.balance_due(tournament)
+
+    def changed_meanwhile(*args, **kwargs):
+        raise KeyError(99)  # what _Snapshot meets: a seat's table not among the tables read
+
+    monkeypatch.setattr(services, "_Snapshot", changed_meanwhile)
+    assert services.balance_due(tournament)
+
+
 def test_r8_8_a_move_promised_to_a_busted_player_makes_balancing_due(rng):
     tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8
     services.hand_started(table(tournament, 2))
