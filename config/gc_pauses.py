@@ -133,28 +133,26 @@ def _collect_and_report() -> None:
     gc.set_debug(gc.DEBUG_SAVEALL)
     try:
         gc.collect()
-        kinds = collections.Counter(type(obj).__qualname__ for obj in gc.garbage)
-        modules = collections.Counter(getattr(type(obj), "__module__", "?") for obj in gc.garbage)
+        counted = _by_kind(gc.garbage)
     finally:
         gc.set_debug(0)
         gc.garbage.clear()
-    logger.warning(
-        "the thaw freed %s objects: %s; by module: %s",
-        sum(kinds.values()),
-        ", ".join(f"{name} {n}" for name, n in kinds.most_common(25)),
-        ", ".join(f"{name} {n}" for name, n in modules.most_common(12)),
-    )
+    logger.warning("the thaw freed %s", counted)
 
 
 def _report_young() -> None:
     """Log what the young collection is about to walk, by kind and by module (a diagnostic: it costs as
     much again as the collection)."""
-    young = gc.get_objects(generation=0) + gc.get_objects(generation=1)
-    kinds = collections.Counter(type(obj).__qualname__ for obj in young)
-    modules = collections.Counter(getattr(type(obj), "__module__", "?") for obj in young)
-    del young
     logger.warning(
-        "the young generations hold %s objects: %s; by module: %s",
+        "the young generations hold %s", _by_kind(gc.get_objects(generation=0) + gc.get_objects(generation=1))
+    )
+
+
+def _by_kind(objects: list) -> str:
+    """``objects`` counted by type and by module, the commonest first: what a report logs."""
+    kinds = collections.Counter(type(obj).__qualname__ for obj in objects)
+    modules = collections.Counter(getattr(type(obj), "__module__", "?") for obj in objects)
+    return "{} objects: {}; by module: {}".format(
         sum(kinds.values()),
         ", ".join(f"{name} {n}" for name, n in kinds.most_common(25)),
         ", ".join(f"{name} {n}" for name, n in modules.most_common(12)),

@@ -168,9 +168,14 @@ class _Snapshot:
         )
 
 
+def _busted(tournament: Tournament):
+    """The tournament's entries that are out (R8.8: they keep no seat and no promised move)."""
+    return Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE)
+
+
 def _release_busted(tournament: Tournament) -> int:
     """Busted players leave their seats and any move promised to them is cancelled (R8.8)."""
-    busted = Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE)
+    busted = _busted(tournament)
     Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, entry__in=busted).update(
         status=Move.Status.CANCELLED, note=str(_("busted"))
     )
@@ -837,9 +842,7 @@ def balance(tournament: Tournament, *, actor=None, apply: bool = True, rng=None)
     snapshot = _Snapshot(tournament, rng=rng, lock=apply)
     if not apply:
         # Busted players still sitting would be moved in a suggestion: take them out of the picture.
-        busted = set(
-            Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE).values_list("pk", flat=True)
-        )
+        busted = set(_busted(tournament).values_list("pk", flat=True))
         for player in [p for p in snapshot.field.where if p in busted]:
             snapshot.field.bust(player)
     done, dropped = _settle_idle_tables(snapshot) if apply else ([], [])
@@ -871,7 +874,7 @@ def balance_due(tournament: Tournament) -> bool:
     beat's backstop ran it every 15 s (the slowest seconds of tests/bench/load_event.py at 250 inputs
     a second were those). Asked first, it leaves a balanced field unlocked. A change committed after
     this read queues its own balance (``_queue_balance``), so nothing is missed by not locking."""
-    busted = Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE)
+    busted = _busted(tournament)
     if Seat.objects.filter(table__tournament=tournament, entry__in=busted).exists():
         return True
     if Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, entry__in=busted).exists():

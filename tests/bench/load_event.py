@@ -1305,14 +1305,15 @@ def report_timeline(result: Result, windows: int = 10, shortest: float = 120.0) 
         )
         # The worst seconds, by their slowest answer: a pause (a collection, a checkpoint) is a second
         # or two, lost in a 30-s slice's p99.
+        # By the wall clock's own seconds, so that each is named as the logs name it.
         seconds: dict[int, list[float]] = collections.defaultdict(list)
         for at, took in p.timeline:
-            seconds[int(at)].append(took)
+            seconds[int(p.started_at + at)].append(took)
         worst = sorted(seconds.items(), key=lambda item: max(item[1]), reverse=True)[:5]
         say(
             "  the slowest seconds (slowest answer, answers that took 30 ms or more): "
             + "; ".join(
-                f"{time.strftime('%H:%M:%S', time.gmtime(p.started_at + second))} "
+                f"{time.strftime('%H:%M:%S', time.gmtime(second))} "
                 f"{ms(max(v))} ms, {sum(t >= 0.030 for t in v)}/{len(v)}"
                 for second, v in sorted(worst)
             )
