@@ -13,6 +13,7 @@ request breaks a rule (a ninth seat, R2.7) and Django's ``ValidationError`` (400
 from __future__ import annotations
 
 import functools
+import itertools
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -107,6 +108,47 @@ def _moved(tournament: Tournament) -> dict[int, int]:
     )
 
 
+# The seats that matter to balancing: taken or locked (the rest are open).
+_SEATS_READ = Seat.objects.filter(Q(entry__isnull=False) | Q(locked=True))
+
+
+def _table_states(tables, seats) -> dict[int, balancing.TableState]:
+    """The tables' balancing states, from their rows and the rows of their taken or locked seats."""
+    by_id = {t.pk: t.number for t in tables}
+    states = {
+        t.number: balancing.TableState(
+            number=t.number,
+            size=t.seats,
+            button=t.button_seat,
+            big_blind=t.big_blind_seat,
+            hand_in_progress=t.hand_in_progress,
+            break_order=t.break_order,
+            broken=t.status == Table.Status.BROKEN,
+        )
+        for t in tables
+    }
+    for table_id, number, entry_id, locked in seats.values_list("table_id", "number", "entry_id", "locked"):
+        state = states[by_id[table_id]]
+        if entry_id is not None:
+            state.seats[number] = entry_id
+        if locked:
+            state.locked_seats.add(number)
+    return states
+
+
+def _as_read(state: balancing.TableState) -> tuple:
+    return (
+        state.size,
+        state.button,
+        state.big_blind,
+        state.hand_in_progress,
+        state.break_order,
+        state.broken,
+        tuple(sorted(state.seats.items())),
+        tuple(sorted(state.locked_seats)),
+    )
+
+
 class _Snapshot:
     """The tournament's tables as a balancing.Field, plus what is needed to write decisions back."""
 
@@ -120,27 +162,10 @@ class _Snapshot:
             # after that hand has really started.
             tables = tables.select_for_update(no_key=True)
         self.tables = {t.number: t for t in tables}
-        by_id = {t.pk: t for t in self.tables.values()}
-        states = {
-            t.number: balancing.TableState(
-                number=t.number,
-                size=t.seats,
-                button=t.button_seat,
-                big_blind=t.big_blind_seat,
-                hand_in_progress=t.hand_in_progress,
-                break_order=t.break_order,
-                broken=t.status == Table.Status.BROKEN,
-            )
-            for t in self.tables.values()
-        }
-        for table_id, number, entry_id, locked in Seat.objects.filter(
-            Q(entry__isnull=False) | Q(locked=True), table__tournament=tournament
-        ).values_list("table_id", "number", "entry_id", "locked"):
-            state = states[by_id[table_id].number]
-            if entry_id is not None:
-                state.seats[number] = entry_id
-            if locked:
-                state.locked_seats.add(number)
+        self.locked = lock
+        states = _table_states(self.tables.values(), _SEATS_READ.filter(table__tournament=tournament))
+        # As read, before the decision changes the states: what ``confirm`` compares under the locks.
+        self.read = {number: _as_read(state) for number, state in states.items()}
         self.pending_rows = {
             m.entry_id: m
             for m in Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).select_related(
@@ -166,6 +191,28 @@ class _Snapshot:
         self.field = balancing.Field(
             kept, _options(self.plan, tournament), rng=self.rng, pending=pending, moved=_moved(tournament)
         )
+
+    def confirm(self, numbers: set[int]) -> bool:
+        """Lock the tables ``numbers`` (in id order, the app's lock order) and tell whether they are
+        still as this snapshot read them (the caller holds the tournament's lock).
+
+        A decision reads the whole field without locks and then locks only the tables it changes: at
+        1,250 tables, locking them all kept every deal and hand end of the event waiting while it
+        decided. The tables it does not change only weigh in its choice: a hand dealt or ended there
+        meanwhile changes no count (who sits where changes under the tournament's lock, which the
+        caller holds), and any later change queues its own balance."""
+        if self.locked:
+            return True
+        rows = list(
+            Table.objects.select_for_update(no_key=True)
+            .filter(pk__in=[self.tables[number].pk for number in numbers])
+            .order_by("pk")
+        )
+        states = _table_states(rows, _SEATS_READ.filter(table__in=[t.pk for t in rows]))
+        if any(_as_read(state) != self.read[number] for number, state in states.items()):
+            return False
+        self.tables.update((t.number, t) for t in rows)
+        return True
 
 
 def _busted(tournament: Tournament):
@@ -446,11 +493,18 @@ def seat_entry(entry: Entry, *, actor=None, rng=None) -> Seat | None:
     if not Table.objects.filter(tournament=tournament).exists():
         return None
     _release_busted(tournament)
-    snapshot = _Snapshot(tournament, rng=rng, lock=True)
+    # The field read without locks; only the table the player sits at is locked and checked (a late
+    # registration must not keep every table of the event waiting: see _Snapshot.confirm).
+    snapshot = _Snapshot(tournament, rng=rng)
     reserved = _reserved_seat(tournament, entry)
     if reserved is not None:
+        if not snapshot.confirm({reserved.table.number}):
+            snapshot = _Snapshot(tournament, rng=rng, lock=True)
         return _take_reserved_seat(snapshot, entry, reserved, actor=actor)
     where = snapshot.field.late_entry_seat()
+    if where is not None and not snapshot.confirm({where[0]}):
+        snapshot = _Snapshot(tournament, rng=rng, lock=True)
+        where = snapshot.field.late_entry_seat()
     if where is None:
         last = max(snapshot.tables.values(), key=lambda t: t.number)
         top = max(t.break_order for t in snapshot.tables.values())
@@ -703,7 +757,8 @@ def hand_finished(
     Moves out of this table that waited for the hand are made now; a balancing move waiting here is
     decided afresh (the player who is big blind next has changed). Returns the moves made.
 
-    ``busted``: players went out on this hand, so the field is rebalanced in this transaction (R8.3).
+    ``busted``: players went out on this hand, so the field is rebalanced in this transaction (R8.3):
+    read without locks, with only the tables that give or take a player locked (``_decided``).
     Most hands end with no move waiting and nobody out: then only this table's row is locked and
     nothing about the rest of the field is read, so hand ends at a thousand tables do not queue behind
     one another.
@@ -805,10 +860,14 @@ def _hand_finished_with_moves(
     table = lock_table(table.pk)
     _record_positions(table, button_seat, big_blind_seat)
     _release_busted(tournament)
-    snapshot = _Snapshot(tournament, lock=True)
-    done, dropped = snapshot.field.hand_finished(table.number, button=button_seat, big_blind=big_blind_seat)
-    plan = snapshot.plan
-    decision = snapshot.field.decide() if not plan.review_moves else balancing.Decision()
+
+    def decide(snapshot: _Snapshot):
+        field = snapshot.field
+        done, dropped = field.hand_finished(table.number, button=button_seat, big_blind=big_blind_seat)
+        decision = field.decide() if not snapshot.plan.review_moves else balancing.Decision()
+        return done, dropped, decision
+
+    snapshot, (done, dropped, decision) = _decided(tournament, decide, also={table.number})
     rows = _write(snapshot, decision, actor=actor, completed=done, dropped=dropped)
     table_changed(table.pk)
     _queue_balance(tournament.pk)
@@ -839,30 +898,53 @@ def balance(tournament: Tournament, *, actor=None, apply: bool = True, rng=None)
         _release_busted(tournament)
     if not Table.objects.filter(tournament=tournament).exists():
         return []
-    snapshot = _Snapshot(tournament, rng=rng, lock=apply)
-    if not apply:
-        # Busted players still sitting would be moved in a suggestion: take them out of the picture.
-        busted = set(_busted(tournament).values_list("pk", flat=True))
-        for player in [p for p in snapshot.field.where if p in busted]:
-            snapshot.field.bust(player)
-    done, dropped = _settle_idle_tables(snapshot) if apply else ([], [])
+    if apply:
+        snapshot, (done, dropped, decision) = _decided(tournament, _settle_and_decide, rng=rng)
+        return _write(snapshot, decision, actor=actor, completed=done, dropped=dropped)
+    snapshot = _Snapshot(tournament, rng=rng)
+    # Busted players still sitting would be moved in a suggestion: take them out of the picture.
+    busted = set(_busted(tournament).values_list("pk", flat=True))
+    for player in [p for p in snapshot.field.where if p in busted]:
+        snapshot.field.bust(player)
     decision = snapshot.field.decide()
-    if not apply:
-        tables = snapshot.tables
-        return [
-            Move(
-                tournament=tournament,
-                entry_id=m.player,
-                from_table=tables[m.from_table],
-                from_seat=m.from_seat,
-                to_table=tables[m.to_table],
-                to_seat=m.to_seat,
-                reason=m.reason,
-                status=Move.Status.PENDING if m.pending else Move.Status.DONE,
-            )
-            for m in decision.moves
-        ]
-    return _write(snapshot, decision, actor=actor, completed=done, dropped=dropped)
+    tables = snapshot.tables
+    return [
+        Move(
+            tournament=tournament,
+            entry_id=m.player,
+            from_table=tables[m.from_table],
+            from_seat=m.from_seat,
+            to_table=tables[m.to_table],
+            to_seat=m.to_seat,
+            reason=m.reason,
+            status=Move.Status.PENDING if m.pending else Move.Status.DONE,
+        )
+        for m in decision.moves
+    ]
+
+
+def _decided(tournament: Tournament, decide, *, rng=None, also: set[int] = frozenset()):
+    """Read the field without locks, ``decide(snapshot)`` -> (moves done, moves dropped, decision),
+    then lock only the tables it changes (and ``also``) and check they are as read; if one is not
+    (a hand dealt there meanwhile), read and decide again with every table locked. The caller holds
+    the tournament's lock, so no other decision runs meanwhile. Returns the snapshot and the result."""
+    snapshot = _Snapshot(tournament, rng=rng)
+    done, dropped, decision = result = decide(snapshot)
+    if decision.final_redraw:
+        touched = set(snapshot.tables)  # everybody is drawn again
+    else:
+        touched = set(also) | set(decision.broken)
+        for move in itertools.chain(decision.moves, decision.dropped, done, dropped):
+            touched.update((move.from_table, move.to_table))
+    if snapshot.confirm(touched):
+        return snapshot, result
+    snapshot = _Snapshot(tournament, rng=rng, lock=True)
+    return snapshot, decide(snapshot)
+
+
+def _settle_and_decide(snapshot: _Snapshot):
+    done, dropped = _settle_idle_tables(snapshot)
+    return done, dropped, snapshot.field.decide()
 
 
 def balance_due(tournament: Tournament) -> bool:

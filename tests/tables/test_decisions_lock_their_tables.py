@@ -1,0 +1,206 @@
+"""A floor decision (a balance, a hand's end with a bust, a late entry's seat) reads the field without
+locks and then locks only the tables it changes (tables.services._Snapshot.confirm). At a 1,250-table
+event every deal and hand end waited while a decision held every table; now only the tables that
+give or take a player do. A table that changed between the read and the lock makes the decision be
+taken again with every table locked, so a rule is never decided on a stale table (R8.1, R8.3)."""
+
+import threading
+
+import pytest
+from django.db import connection, connections, transaction
+
+from tables import services
+from tables.models import Move, Seat, Table
+from tests.factories import make_tournament
+from tournaments.models import Entry
+
+from .seating import assert_consistent, seated
+
+postgresql_only = pytest.mark.skipif(
+    connections["default"].vendor != "postgresql", reason="PostgreSQL's row locks"
+)
+
+
+def table(tournament, number):
+    return Table.objects.get(tournament=tournament, number=number)
+
+
+def bust_seats(tournament, number, how_many):
+    seats = Seat.objects.filter(table__tournament=tournament, table__number=number, entry__isnull=False)
+    ids = list(seats.values_list("entry_id", flat=True)[:how_many])
+    Entry.objects.filter(pk__in=ids).update(status=Entry.Status.BUSTED, chips=0)
+    return ids
+
+
+def changed_before_the_lock(monkeypatch, change):
+    """``change(numbers)`` runs once, when the decision locks its tables: what a deal or hand end
+    committed at them between the unlocked read and the lock."""
+    confirm = services._Snapshot.confirm
+    calls = []
+
+    def confirm_after_change(snapshot, numbers):
+        if not calls:
+            change(numbers)
+        calls.append(set(numbers))
+        return confirm(snapshot, numbers)
+
+    monkeypatch.setattr(services._Snapshot, "confirm", confirm_after_change)
+    return calls
+
+
+@pytest.mark.django_db
+def test_r8_3_a_hand_dealt_at_the_long_table_before_the_lock_makes_the_move_wait_for_it(rng, monkeypatch):
+    tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8
+    bust_seats(tournament, 1, 2)  # 6, 8, 8: a player of table 2 or 3 goes to table 1
+
+    def deal_at_the_long_tables(numbers):
+        Table.objects.filter(tournament=tournament, number__in=(2, 3)).update(hand_in_progress=True)
+
+    calls = changed_before_the_lock(monkeypatch, deal_at_the_long_tables)
+    [move] = services.balance(tournament, rng=rng)
+    # Decided as read, the player would have been moved out of a hand in progress; decided again under
+    # the locks, the move waits for that hand (R8.3: a table mid-hand finishes it first).
+    assert len(calls) == 1 and calls[0] & {2, 3}
+    assert move.status == Move.Status.PENDING and move.to_table.number == 1
+    assert Seat.objects.filter(entry_id=move.entry_id, table=move.from_table).exists()
+    assert sorted(len(v) for v in seated(tournament).values()) == [6, 8, 8]
+    assert_consistent(tournament)
+
+
+@pytest.mark.django_db
+def test_r8_3_a_balance_locks_only_the_tables_that_give_and_take_the_player(rng, monkeypatch):
+    tournament = make_tournament(players=40, rng=rng)  # five tables of 8
+    bust_seats(tournament, 1, 2)
+    calls = changed_before_the_lock(monkeypatch, lambda numbers: None)
+    [move] = services.balance(tournament, rng=rng)
+    assert move.status == Move.Status.DONE
+    assert calls == [{1, move.from_table.number}]
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 7, 8, 8, 8]
+    assert_consistent(tournament)
+
+
+@pytest.mark.django_db
+def test_r8_1_a_late_entry_seated_where_a_hand_just_ended_waits_as_the_new_positions_say(monkeypatch):
+    tournament = make_tournament(players=7)  # one table of 8, one seat open
+    t1 = table(tournament, 1)
+    empty = Seat.objects.get(table=t1, entry__isnull=True).number
+    late = Entry.objects.create(
+        tournament=tournament, player=Entry.objects.first().player, number=2, chips=1000
+    )
+
+    def hand_ended_with_the_seat_in_the_gap(numbers):
+        # Read before any hand, the seat is dealt in at once; the hand that ended meanwhile put the
+        # button just before it and the big blind just after it (R8.1: it waits for the big blind).
+        Table.objects.filter(pk=t1.pk).update(button_seat=(empty - 2) % 8 + 1, big_blind_seat=empty % 8 + 1)
+
+    calls = changed_before_the_lock(monkeypatch, hand_ended_with_the_seat_in_the_gap)
+    seat = services.seat_entry(late)
+    assert calls == [{1}]
+    assert (seat.table_id, seat.number) == (t1.pk, empty)
+    assert seat.waits_for_big_blind
+    assert not services.dealt_in_next_hand(table(tournament, 1), seat)
+
+
+@pytest.mark.django_db
+def test_r8_3_a_hand_end_with_a_bust_makes_the_waiting_move_and_locks_only_its_tables(rng, monkeypatch):
+    tournament = make_tournament(players=32, rng=rng)  # 8, 8, 8, 8
+    for number in (2, 3, 4):
+        services.hand_started(table(tournament, number))
+    bust_seats(tournament, 1, 2)  # 6 against 8: the move out of a dealing table waits for its hand
+    [waiting] = services.balance(tournament, rng=rng)
+    assert waiting.status == Move.Status.PENDING
+    source = waiting.from_table
+    calls = changed_before_the_lock(monkeypatch, lambda numbers: None)
+    # The source table's hand ends with a bust there: its waiting balance move is decided again.
+    Entry.objects.filter(
+        pk__in=Seat.objects.filter(table=source, entry__isnull=False)
+        .exclude(entry_id=waiting.entry_id)
+        .values_list("entry_id", flat=True)[:1]
+    ).update(status=Entry.Status.BUSTED, chips=0)
+    services.hand_finished(source, button_seat=1, big_blind_seat=2, busted=True)
+    waiting.refresh_from_db()
+    assert waiting.status in (Move.Status.DONE, Move.Status.CANCELLED)
+    [touched] = calls
+    assert source.number in touched and len(touched) <= 3
+    assert sorted(len(v) for v in seated(tournament).values()) in ([6, 7, 8, 8], [7, 7, 7, 8])
+    assert_consistent(tournament)
+
+
+# ---------------------------------------------------------------- on PostgreSQL: the row locks themselves
+
+
+def run_together(*jobs):
+    barrier = threading.Barrier(len(jobs))
+    errors = []
+
+    def run(job):
+        try:
+            barrier.wait()
+            job()
+        except Exception as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors, errors
+
+
+def decided_while_another_table_deals(tournament, busy_number, decide):
+    """``decide()`` runs while another connection holds table ``busy_number`` as a deal does; with a
+    lock timeout, so a decision that waited for that table fails instead of waiting."""
+    held, done = threading.Event(), threading.Event()
+
+    def dealer():
+        with transaction.atomic():
+            list(
+                Table.objects.select_for_update(no_key=True).filter(tournament=tournament, number=busy_number)
+            )
+            held.set()
+            done.wait(20)
+
+    def floor():
+        held.wait(20)
+        try:
+            with transaction.atomic():
+                with connection.cursor() as cursor:
+                    cursor.execute("SET LOCAL lock_timeout = '3s'")
+                decide()
+        finally:
+            done.set()
+
+    run_together(dealer, floor)
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_r8_3_a_balance_does_not_wait_for_a_table_being_dealt_that_it_does_not_change(rng):
+    tournament = make_tournament(players=32, rng=rng)  # 8, 8, 8, 8
+    bust_seats(tournament, 1, 2)
+    [suggested] = services.suggested_moves(tournament)
+    busy = ({2, 3, 4} - {suggested.from_table.number}).pop()
+    decided_while_another_table_deals(tournament, busy, lambda: services.balance(tournament))
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 7, 8, 8]
+    assert_consistent(tournament)
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_r8_8_a_hand_end_with_a_bust_does_not_wait_for_the_tables_being_dealt(rng):
+    tournament = make_tournament(players=32, rng=rng)
+    t1 = table(tournament, 1)
+    services.hand_started(t1)
+    bust_seats(tournament, 1, 2)
+    [suggested] = services.suggested_moves(tournament)
+    busy = ({2, 3, 4} - {suggested.from_table.number}).pop()
+
+    def hand_end():
+        services.hand_finished(t1, button_seat=1, big_blind_seat=2, busted=True)
+
+    decided_while_another_table_deals(tournament, busy, hand_end)
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 7, 8, 8]
+    assert_consistent(tournament)
