@@ -108,7 +108,17 @@ def _moved(tournament: Tournament) -> dict[int, int]:
     )
 
 
-# The seats that matter to balancing: taken or locked (the rest are open).
+# What balancing reads of a table, and the seats that matter to it: taken or locked (the rest are open).
+_TABLE_READ = (
+    "pk",
+    "number",
+    "seats",
+    "button_seat",
+    "big_blind_seat",
+    "hand_in_progress",
+    "break_order",
+    "status",
+)
 _SEATS_READ = Seat.objects.filter(Q(entry__isnull=False) | Q(locked=True))
 
 
@@ -160,8 +170,11 @@ class _Snapshot:
             # Lock order everywhere in this app: the tournament row, then its tables. A table being
             # dealt (locked by the dealing service) is waited for, so its hand_in_progress is read
             # after that hand has really started.
-            tables = tables.select_for_update(no_key=True)
-        self.tables = {t.number: t for t in tables}
+            self.tables = {t.number: t for t in tables.select_for_update(no_key=True)}
+        else:
+            # Rows, not model instances (a third of the read at 1,250 tables): the tables a decision
+            # changes are read again as instances, under their locks (``confirm``).
+            self.tables = {t.number: t for t in tables.values_list(*_TABLE_READ, named=True)}
         self.locked = lock
         states = _table_states(self.tables.values(), _SEATS_READ.filter(table__tournament=tournament))
         # As read, before the decision changes the states: what ``confirm`` compares under the locks.
@@ -907,7 +920,8 @@ def balance(tournament: Tournament, *, actor=None, apply: bool = True, rng=None)
     for player in [p for p in snapshot.field.where if p in busted]:
         snapshot.field.bust(player)
     decision = snapshot.field.decide()
-    tables = snapshot.tables
+    numbers = {number for m in decision.moves for number in (m.from_table, m.to_table)}
+    tables = {t.number: t for t in Table.objects.filter(pk__in=[snapshot.tables[n].pk for n in numbers])}
     return [
         Move(
             tournament=tournament,
