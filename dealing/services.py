@@ -917,6 +917,7 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None, seq: int | None = Non
         busted=bool(busts),
         actor=actor,
         savepoint=False,
+        balance_after_commit=True,
     )
     table_changed(table.pk)
     tournament = table.tournament

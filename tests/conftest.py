@@ -137,3 +137,25 @@ def fresh_rate_limits(request):
     yield
     settings.THROTTLE_RATES = saved
     cache.clear()
+
+
+@pytest.fixture
+def balance_task_inline(monkeypatch):
+    """Queued balance tasks run at once, whatever broker is configured (Redis in the integration run);
+    the list of the tournaments they ran for. With ``django_capture_on_commit_callbacks(execute=True)``
+    they run where a worker would: after the commit of what queued them. ``.held = True``: they are
+    only listed, as if no worker had taken them yet."""
+    from tables import tasks
+
+    class Queued(list):
+        held = False
+
+    queued = Queued()
+
+    def delay(tournament_id):
+        queued.append(tournament_id)
+        if not queued.held:
+            tasks.balance_tournament(tournament_id)
+
+    monkeypatch.setattr(tasks.balance_tournament, "delay", delay)
+    return queued

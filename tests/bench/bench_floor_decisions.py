@@ -95,12 +95,14 @@ def main() -> None:
 
         return run
 
-    def hand_end_with_a_bust():
+    def hand_end_with_a_bust(after_commit=False):
         seat = Seat.objects.filter(table__tournament=tournament, table__number=1, entry__isnull=False).first()
         Entry.objects.filter(pk=seat.entry_id).update(status=Entry.Status.BUSTED, chips=0)
         Table.objects.filter(pk=seat.table_id).update(hand_in_progress=True)
         table = Table.objects.get(pk=seat.table_id)
-        services.hand_finished(table, button_seat=1, big_blind_seat=3, busted=True)
+        services.hand_finished(
+            table, button_seat=1, big_blind_seat=3, busted=True, balance_after_commit=after_commit
+        )
 
     def three_busts_then_balance():
         ids = Seat.objects.filter(table__tournament=tournament, table__number=1, entry__isnull=False)
@@ -114,12 +116,16 @@ def main() -> None:
     timed(
         "the balance task's check on a balanced field (balance_due)", lambda: services.balance_due(tournament)
     )
-    timed("a hand's end with a bust (the balancing in its transaction)", rolled_back(hand_end_with_a_bust))
+    timed("a hand's end with a bust, balanced in its transaction", rolled_back(hand_end_with_a_bust))
+    timed(
+        "a hand's end with a bust as the dealer's input ends it (balanced by the task after the commit)",
+        rolled_back(lambda: hand_end_with_a_bust(after_commit=True)),
+    )
     timed("a balance after three busts at one table", rolled_back(three_busts_then_balance))
 
     print(
         f"deals at the other tables (another process: lock, write, commit), without and with {args.busts} "
-        "hand ends with a bust at table 1:"
+        "hand ends with a bust at table 1, each balanced in its transaction:"
     )
     for busts in (0, args.busts):
         child = subprocess.Popen(

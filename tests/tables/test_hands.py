@@ -159,25 +159,14 @@ def test_r8_5_final_table_redraw_happens_once_and_can_be_replayed(rng):
     assert_consistent(tournament)
 
 
-@pytest.fixture
-def inline_tasks(monkeypatch):
-    """Run queued balance tasks at once, whatever broker is configured (Redis in the integration run)."""
-    queued = []
-
-    def delay(tournament_id):
-        queued.append(tournament_id)
-        return tasks.balance_tournament(tournament_id)
-
-    monkeypatch.setattr(tasks.balance_tournament, "delay", delay)
-    return queued
-
-
-def test_balance_task_runs_after_a_bust_is_committed(rng, django_capture_on_commit_callbacks, inline_tasks):
+def test_balance_task_runs_after_a_bust_is_committed(
+    rng, django_capture_on_commit_callbacks, balance_task_inline
+):
     tournament = make_tournament(players=16, rng=rng)
     bust_seats(tournament, 1, 2)
     with django_capture_on_commit_callbacks(execute=True):
         services.release_and_rebalance(tournament)
-    assert inline_tasks == [tournament.pk]
+    assert balance_task_inline == [tournament.pk]
     assert sorted(len(v) for v in seated(tournament).values()) == [7, 7]
     assert tasks.balance_tournament(tournament.pk) == 0  # run again: nobody moves twice
     assert Move.objects.filter(tournament=tournament, status="done").count() == 1
@@ -256,7 +245,7 @@ def test_r8_8_a_move_promised_to_a_busted_player_makes_balancing_due(rng):
     assert waiting.status == Move.Status.CANCELLED
 
 
-def test_review_mode_only_suggests(rng, django_capture_on_commit_callbacks, inline_tasks):
+def test_review_mode_only_suggests(rng, django_capture_on_commit_callbacks, balance_task_inline):
     tournament = make_tournament(players=16, rng=rng)
     services.update_plan(tournament, review_moves=True)
     bust_seats(tournament, 1, 2)

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dealing.models import Hand
-from tables import balancing, services
+from tables import balancing, services, tasks
 from tables.models import Move, Seat, Table
 from tests.dealing.tablet import Tablet
 from tests.factories import make_table, make_tournament
@@ -80,7 +80,9 @@ def play_to_the_end(tablet, policy):
     raise AssertionError("the hand did not end")
 
 
-def test_r8_3_a_pending_manual_move_and_a_bust_on_that_hand_never_block_the_end_of_the_hand(api, staff):
+def test_r8_3_a_pending_manual_move_and_a_bust_on_that_hand_never_block_the_end_of_the_hand(
+    api, staff, django_capture_on_commit_callbacks, balance_task_inline
+):
     # Table 1 (A): seven players, one of them short. Table 2 (B): seven players, seat 8 open, and
     # its last big blind was seat 7, so whoever sits in seat 8 is big blind next there (R3.6).
     tournament, table_a, table_b = table_a_and_b()
@@ -94,11 +96,19 @@ def test_r8_3_a_pending_manual_move_and_a_bust_on_that_hand_never_block_the_end_
     move = services.move_entry(mover, table_b, 8, reason="a request", actor=staff)
     assert move.status == Move.Status.PENDING
 
-    final = play_to_the_end(Tablet(api, hand_id), all_in_from(short_seat))
+    balance_task_inline.clear()  # the set-up's own balancing
+    with django_capture_on_commit_callbacks(execute=True):
+        final = play_to_the_end(Tablet(api, hand_id), all_in_from(short_seat))
+        # The hand's end frees the busted seat (R8.8); the move waits for the balance task, which a
+        # worker runs once the hand's end is committed (no dealer's input decides for the field).
+        move.refresh_from_db()
+        assert move.status == Move.Status.PENDING and not balance_task_inline
 
     assert final["status"] == "finished"
+    assert balance_task_inline == [tournament.pk]
     short = Entry.objects.get(pk=hand.seats[str(short_seat)]["entry"])
     assert short.status == Entry.Status.BUSTED  # this master seed busts the short stack
+    assert not Seat.objects.filter(entry=short).exists()
     move.refresh_from_db()
     assert move.status == Move.Status.DONE
     # The player he joined B for stays there: somebody else balances the tables (R8.3).
@@ -111,7 +121,9 @@ def test_r8_3_a_pending_manual_move_and_a_bust_on_that_hand_never_block_the_end_
     assert_consistent(tournament)
 
 
-def test_r8_3_when_the_arriving_player_is_the_only_choice_the_hand_still_ends(api, staff):
+def test_r8_3_when_the_arriving_player_is_the_only_choice_the_hand_still_ends(
+    api, staff, django_capture_on_commit_callbacks, balance_task_inline
+):
     """Every other player at B is locked: the balancer has no choice but the arriving player. He
     moves from A to B and straight back in one decision, and the seats change once (A to A)."""
     tournament, table_a, table_b = table_a_and_b()
@@ -125,7 +137,8 @@ def test_r8_3_when_the_arriving_player_is_the_only_choice_the_hand_still_ends(ap
     mover = Seat.objects.get(table=table_a, number=mover_seat).entry
     move = services.move_entry(mover, table_b, 8, reason="a request", actor=staff)
 
-    final = play_to_the_end(Tablet(api, hand_id), all_in_from(short_seat))
+    with django_capture_on_commit_callbacks(execute=True):  # the balance task after the hand's end
+        final = play_to_the_end(Tablet(api, hand_id), all_in_from(short_seat))
 
     assert final["status"] == "finished"
     move.refresh_from_db()
@@ -134,6 +147,71 @@ def test_r8_3_when_the_arriving_player_is_the_only_choice_the_hand_still_ends(ap
     assert (back.from_table, back.from_seat, back.to_table) == (table_b, 8, table_a)
     assert back.status == Move.Status.DONE
     assert Seat.objects.get(entry=mover).table_id == table_a.pk
+    assert_consistent(tournament)
+
+
+def check_down(state):
+    """Everyone calls or checks: nobody goes out on this hand."""
+    options = state["options"]
+    return {"type": "action", "seat": state["to_act"], "action": "call" if options["call"] else "check"}
+
+
+def test_r8_3_a_move_waiting_for_the_hand_is_made_by_the_balance_task_once_the_hand_end_commits(
+    api, staff, django_capture_on_commit_callbacks, balance_task_inline
+):
+    """The dealer's input that ends the hand decides nothing about the field (it would hold up the
+    inputs of every table on its server): the task a worker runs after the commit makes the move that
+    waited, before the dealer can deal again. A deal that comes first keeps the player for that hand
+    (R8.3: a table mid-hand finishes it), and the move is made when it ends."""
+    tournament, table_a, table_b = table_a_and_b()
+    last_hand_at(table_b, button_seat=6, big_blind_seat=7)
+    hand_id = api.post("/api/hands/", {"table": table_a.pk}, format="json").json()["id"]
+    mover = Seat.objects.get(table=table_a, number=2).entry
+    move = services.move_entry(mover, table_b, 8, reason="a request", actor=staff)
+    assert move.status == Move.Status.PENDING
+    balance_task_inline.clear()
+    balance_task_inline.held = True  # committed and queued, but no worker has taken it yet
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert play_to_the_end(Tablet(api, hand_id), check_down)["status"] == "finished"
+    assert balance_task_inline == [tournament.pk]
+    move.refresh_from_db()
+    assert move.status == Move.Status.PENDING
+    # The dealer is quicker than the worker: the next hand is dealt with the player still at A.
+    response = api.post("/api/hands/", {"table": table_a.pk}, format="json")
+    assert response.status_code == 201, response.json()
+    second = Hand.objects.get(pk=response.json()["id"])
+    assert mover.pk in {data["entry"] for data in second.seats.values()}
+    balance_task_inline.held = False
+    tasks.balance_tournament(tournament.pk)  # the worker, late: A is mid-hand, the move waits
+    move.refresh_from_db()
+    assert move.status == Move.Status.PENDING
+    assert Seat.objects.get(entry=mover).table_id == table_a.pk
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert play_to_the_end(Tablet(api, second.pk), check_down)["status"] == "finished"
+    assert balance_task_inline == [tournament.pk, tournament.pk]
+    move.refresh_from_db()
+    assert move.status == Move.Status.DONE
+    assert (Seat.objects.get(entry=mover).table_id, Seat.objects.get(entry=mover).number) == (table_b.pk, 8)
+    assert_consistent(tournament)
+
+
+def test_r8_3_in_review_mode_the_hand_end_itself_makes_the_move_that_waited(api, staff, balance_task_inline):
+    """In the director's review mode the task decides nothing, so the input that ends the hand makes
+    the director's waiting move at once, as before."""
+    tournament, table_a, table_b = table_a_and_b()
+    services.update_plan(tournament, review_moves=True)
+    last_hand_at(table_b, button_seat=6, big_blind_seat=7)
+    hand_id = api.post("/api/hands/", {"table": table_a.pk}, format="json").json()["id"]
+    mover = Seat.objects.get(table=table_a, number=2).entry
+    move = services.move_entry(mover, table_b, 8, reason="a request", actor=staff)
+    assert move.status == Move.Status.PENDING
+
+    assert play_to_the_end(Tablet(api, hand_id), check_down)["status"] == "finished"
+    move.refresh_from_db()
+    assert move.status == Move.Status.DONE
+    assert Seat.objects.get(entry=mover).table_id == table_b.pk
     assert_consistent(tournament)
 
 
