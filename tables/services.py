@@ -262,6 +262,20 @@ def _release_busted(tournament: Tournament) -> int:
 # ---------------------------------------------------------------- writing decisions
 
 
+def _move_row(tournament: Tournament, tables: dict, move: balancing.Move, **fields) -> Move:
+    """A decided move as its (unsaved) row; ``tables``: the tables by number."""
+    return Move(
+        tournament=tournament,
+        entry_id=move.player,
+        from_table=tables[move.from_table],
+        from_seat=move.from_seat,
+        to_table=tables[move.to_table],
+        to_seat=move.to_seat,
+        reason=move.reason,
+        **fields,
+    )
+
+
 def _write(
     snapshot: _Snapshot,
     decision: balancing.Decision,
@@ -306,14 +320,10 @@ def _write(
         row = snapshot.pending_rows[pm.player]
         rows.append((row, pm))
     for m in decision.moves:
-        row = Move(
-            tournament=tournament,
-            entry_id=m.player,
-            from_table=tables[m.from_table],
-            from_seat=m.from_seat,
-            to_table=tables[m.to_table],
-            to_seat=m.to_seat,
-            reason=m.reason,
+        row = _move_row(
+            tournament,
+            tables,
+            m,
             draw=draw,
             actor=actor if getattr(actor, "is_authenticated", False) else None,
         )
@@ -937,16 +947,7 @@ def balance(tournament: Tournament, *, actor=None, apply: bool = True, rng=None)
     numbers = {number for m in decision.moves for number in (m.from_table, m.to_table)}
     tables = {t.number: t for t in Table.objects.filter(pk__in=[snapshot.tables[n].pk for n in numbers])}
     return [
-        Move(
-            tournament=tournament,
-            entry_id=m.player,
-            from_table=tables[m.from_table],
-            from_seat=m.from_seat,
-            to_table=tables[m.to_table],
-            to_seat=m.to_seat,
-            reason=m.reason,
-            status=Move.Status.PENDING if m.pending else Move.Status.DONE,
-        )
+        _move_row(tournament, tables, m, status=Move.Status.PENDING if m.pending else Move.Status.DONE)
         for m in decision.moves
     ]
 

@@ -1,4 +1,9 @@
-"""What the tables tests read and check: who sits where, and that the seating is consistent."""
+"""What the tables tests read and check: who sits where, and that the seating is consistent; and
+what they do to it: players out, transactions run side by side."""
+
+import threading
+
+from django.db import connections
 
 from tables import services
 from tables.models import Seat, Table
@@ -43,3 +48,38 @@ def assert_consistent(tournament):
     for s in seats:
         if s.table.status == Table.Status.BROKEN:
             assert s.entry_id in pending, "a player sits at a broken table with no move waiting"
+
+
+def table(tournament, number):
+    return Table.objects.get(tournament=tournament, number=number)
+
+
+def bust_seats(tournament, number, how_many):
+    """``how_many`` players at table ``number`` are out (no chips), still in their seats: what the
+    balancing that follows a bust finds (R8.8). Returns their entry ids."""
+    seats = Seat.objects.filter(table__tournament=tournament, table__number=number, entry__isnull=False)
+    ids = list(seats.values_list("entry_id", flat=True)[:how_many])
+    Entry.objects.filter(pk__in=ids).update(status=Entry.Status.BUSTED, chips=0)
+    return ids
+
+
+def run_together(*jobs):
+    """Each job in a thread of its own (its own database connection), all started at once."""
+    barrier = threading.Barrier(len(jobs))
+    errors = []
+
+    def run(job):
+        try:
+            barrier.wait()
+            job()
+        except Exception as error:
+            errors.append(error)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert not errors, errors

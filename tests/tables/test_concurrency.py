@@ -15,30 +15,9 @@ from tables.models import Move, Seat
 from tests.factories import make_tournament
 from tournaments.models import Entry
 
-from .seating import assert_consistent, seated
+from .seating import assert_consistent, run_together, seated
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def run_together(*jobs):
-    barrier = threading.Barrier(len(jobs))
-    errors = []
-
-    def run(job):
-        try:
-            barrier.wait()
-            job()
-        except Exception as error:
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not errors, errors
 
 
 def bust_and_balance(entry_id):

@@ -14,22 +14,11 @@ from tables.models import Move, Seat, Table
 from tests.factories import make_tournament
 from tournaments.models import Entry
 
-from .seating import assert_consistent, seated
+from .seating import assert_consistent, bust_seats, run_together, seated, table
 
 postgresql_only = pytest.mark.skipif(
     connections["default"].vendor != "postgresql", reason="PostgreSQL's row locks"
 )
-
-
-def table(tournament, number):
-    return Table.objects.get(tournament=tournament, number=number)
-
-
-def bust_seats(tournament, number, how_many):
-    seats = Seat.objects.filter(table__tournament=tournament, table__number=number, entry__isnull=False)
-    ids = list(seats.values_list("entry_id", flat=True)[:how_many])
-    Entry.objects.filter(pk__in=ids).update(status=Entry.Status.BUSTED, chips=0)
-    return ids
 
 
 def changed_before_the_lock(monkeypatch, change):
@@ -127,27 +116,6 @@ def test_r8_3_a_hand_end_with_a_bust_makes_the_waiting_move_and_locks_only_its_t
 
 
 # ---------------------------------------------------------------- on PostgreSQL: the row locks themselves
-
-
-def run_together(*jobs):
-    barrier = threading.Barrier(len(jobs))
-    errors = []
-
-    def run(job):
-        try:
-            barrier.wait()
-            job()
-        except Exception as error:
-            errors.append(error)
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(job,)) for job in jobs]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(60)
-    assert not errors, errors
 
 
 def decided_while_another_table_deals(tournament, busy_number, decide):

@@ -9,20 +9,9 @@ from tests.factories import make_tournament
 from tournaments.errors import StateError
 from tournaments.models import Entry
 
-from .seating import assert_consistent, seated
+from .seating import assert_consistent, bust_seats, seated, table
 
 pytestmark = pytest.mark.django_db
-
-
-def table(tournament, number):
-    return Table.objects.get(tournament=tournament, number=number)
-
-
-def bust_seats(tournament, number, how_many):
-    seats = Seat.objects.filter(table__tournament=tournament, table__number=number, entry__isnull=False)
-    ids = list(seats.values_list("entry_id", flat=True)[:how_many])
-    Entry.objects.filter(pk__in=ids).update(status=Entry.Status.BUSTED, chips=0)
-    return ids
 
 
 def test_r8_3_move_from_a_table_mid_hand_waits_and_is_decided_again_when_it_ends(rng):
