@@ -3,6 +3,7 @@ what they do to it: players out, transactions run side by side."""
 
 import threading
 
+import pytest
 from django.db import connections
 
 from tables import services
@@ -48,6 +49,12 @@ def assert_consistent(tournament):
     for s in seats:
         if s.table.status == Table.Status.BROKEN:
             assert s.entry_id in pending, "a player sits at a broken table with no move waiting"
+
+
+# Tests of PostgreSQL's row locks (SQLite locks the whole database): run by .ci/run's PostgreSQL section.
+postgresql_only = pytest.mark.skipif(
+    connections["default"].vendor != "postgresql", reason="PostgreSQL's row locks"
+)
 
 
 def table(tournament, number):

@@ -8,14 +8,13 @@ SELECT ... FOR UPDATE on the tournament row.
 import threading
 
 import pytest
-from django.db import connections
 
 from tables import services
 from tables.models import Move, Seat
 from tests.factories import make_tournament
 from tournaments.models import Entry
 
-from .seating import assert_consistent, run_together, seated
+from .seating import assert_consistent, postgresql_only, run_together, seated
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,7 +63,7 @@ def test_two_balance_runs_at_once_move_nobody_twice():
     assert_consistent(tournament)
 
 
-@pytest.mark.skipif(connections["default"].vendor != "postgresql", reason="PostgreSQL's row locks")
+@postgresql_only
 def test_a_write_that_refers_to_the_tournament_commits_while_balancing_holds_it():
     """Balancing holds the tournament (and then its tables) while it decides; a table's transaction
     that wrote a row referring to the tournament (an audit entry, at its commit: Django's foreign

@@ -7,18 +7,14 @@ taken again with every table locked, so a rule is never decided on a stale table
 import threading
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 
 from tables import services
 from tables.models import Move, Seat, Table
 from tests.factories import make_tournament
 from tournaments.models import Entry
 
-from .seating import assert_consistent, bust_seats, run_together, seated, table
-
-postgresql_only = pytest.mark.skipif(
-    connections["default"].vendor != "postgresql", reason="PostgreSQL's row locks"
-)
+from .seating import assert_consistent, bust_seats, postgresql_only, run_together, seated, table
 
 
 def changed_before_the_lock(monkeypatch, change):

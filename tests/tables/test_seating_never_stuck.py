@@ -28,6 +28,12 @@ pytestmark = pytest.mark.django_db
 SHORT = 40  # the one stack that can bust: everybody else calls it and checks down
 
 
+def check_down(state):
+    """Everyone calls or checks: nobody goes out on this hand."""
+    options = state["options"]
+    return {"type": "action", "seat": state["to_act"], "action": "call" if options["call"] else "check"}
+
+
 def all_in_from(short_seat):
     """The short stack goes all-in; everyone else calls or checks: nobody else can lose all."""
 
@@ -36,7 +42,7 @@ def all_in_from(short_seat):
         seat = state["to_act"]
         if seat == short_seat and options["raise_kind"]:
             return {"type": "action", "seat": seat, "action": "all_in"}
-        return {"type": "action", "seat": seat, "action": "call" if options["call"] else "check"}
+        return check_down(state)
 
     return policy
 
@@ -148,12 +154,6 @@ def test_r8_3_when_the_arriving_player_is_the_only_choice_the_hand_still_ends(
     assert back.status == Move.Status.DONE
     assert Seat.objects.get(entry=mover).table_id == table_a.pk
     assert_consistent(tournament)
-
-
-def check_down(state):
-    """Everyone calls or checks: nobody goes out on this hand."""
-    options = state["options"]
-    return {"type": "action", "seat": state["to_act"], "action": "call" if options["call"] else "check"}
 
 
 def test_r8_3_a_move_waiting_for_the_hand_is_made_by_the_balance_task_once_the_hand_end_commits(
