@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import itertools
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -228,14 +229,17 @@ class _Snapshot:
         return True
 
 
-def _busted(tournament: Tournament):
-    """The tournament's entries that are out (R8.8: they keep no seat and no promised move)."""
-    return Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE)
+def _busted(tournament: Tournament, entries: Iterable[int] | None = None):
+    """The tournament's entries that are out (R8.8: they keep no seat and no promised move); of
+    ``entries`` only, when given (those a bust has just put out, not every bust of the day)."""
+    busted = Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE)
+    return busted if entries is None else busted.filter(pk__in=list(entries))
 
 
-def _release_busted(tournament: Tournament) -> int:
-    """Busted players leave their seats and any move promised to them is cancelled (R8.8)."""
-    busted = _busted(tournament)
+def _release_busted(tournament: Tournament, entries: Iterable[int] | None = None) -> int:
+    """Busted players leave their seats and any move promised to them is cancelled (R8.8).
+    ``entries``: only these (see ``_busted``)."""
+    busted = _busted(tournament, entries)
     Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, entry__in=busted).update(
         status=Move.Status.CANCELLED, note=str(_("busted"))
     )
@@ -912,10 +916,12 @@ def _hand_finished_with_moves(
 
 
 @transaction.atomic
-def release_and_rebalance(tournament: Tournament) -> None:
-    """Players busted: free their seats now and balance once the bust is committed (R8.3, R8.8)."""
+def release_and_rebalance(tournament: Tournament, entries: Iterable[int] | None = None) -> None:
+    """Players busted: free their seats now and balance once the bust is committed (R8.3, R8.8).
+    ``entries``: the players just busted (late on a Day 1 the field's 8,000 busts are not read again
+    at every bust); by default every busted player still seated."""
     tournament = _lock(tournament)
-    _release_busted(tournament)
+    _release_busted(tournament, entries)
     _queue_balance(tournament.pk)
 
 

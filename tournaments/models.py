@@ -269,6 +269,13 @@ class Entry(models.Model):
             models.Index(
                 fields=["tournament", "place"], condition=Q(place__isnull=False), name="entry_placed"
             ),
+            # Busts waiting for their places (late registration still open; every bust after it closes
+            # asks): none or a few, found without reading the day's thousands of placed busts.
+            models.Index(
+                fields=["tournament"],
+                condition=Q(status="busted", place__isnull=True),
+                name="entry_unplaced_busts",
+            ),
             # The chip leaders (every clock and console snapshot): the top of 10,000 stacks from the
             # index, not a sort of the field.
             models.Index(fields=["tournament", "status", "-chips", "id"], name="entry_chip_leaders"),

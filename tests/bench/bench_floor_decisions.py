@@ -53,6 +53,7 @@ def main() -> None:
     from tables.models import Seat, Table
     from tests.bench.load_build import build_event
     from tournaments.models import Entry, Tournament
+    from tournaments.services import bust_entries
 
     name = f"Floor decisions {args.tables}"
     if args.deals_for:
@@ -122,6 +123,59 @@ def main() -> None:
         rolled_back(lambda: hand_end_with_a_bust(after_commit=True)),
     )
     timed("a balance after three busts at one table", rolled_back(three_busts_then_balance))
+
+    def a_bust(placed: int):
+        """``bust_entries`` for one player of table 1, with ``placed`` players already out and placed
+        (late on a Day 1: 10,000 down to 1,250). Only the bust is timed; the set-up is rolled back."""
+        runs = []
+        for _ in range(args.repeats):
+            try:
+                with transaction.atomic():
+                    if placed:
+                        gone = list(
+                            Seat.objects.filter(table__tournament=tournament, table__number__gt=1)
+                            .order_by("-table__number", "number")
+                            .values_list("entry_id", flat=True)[:placed]
+                        )
+                        Seat.objects.filter(entry_id__in=gone).update(entry=None)
+                        left = Entry.objects.filter(tournament=tournament, status=Entry.Status.ACTIVE).count()
+                        for offset in range(0, len(gone), 1000):
+                            chunk = gone[offset : offset + 1000]
+                            Entry.objects.bulk_update(
+                                [
+                                    Entry(pk=pk, status=Entry.Status.BUSTED, chips=0, place=left - i)
+                                    for i, pk in enumerate(chunk, offset)
+                                ],
+                                ["status", "chips", "place"],
+                            )
+                    seat = Seat.objects.filter(
+                        table__tournament=tournament, table__number=1, entry__isnull=False
+                    ).first()
+                    Entry.objects.filter(pk=seat.entry_id).update(chips=0)
+                    entry = Entry.objects.get(pk=seat.entry_id)
+                    wall, cpu = time.perf_counter(), time.process_time()
+                    with CaptureQueriesContext(connection) as queries:
+                        bust_entries(Tournament.objects.get(pk=tournament.pk), [(entry, 1000)])
+                    runs.append(
+                        (
+                            (time.perf_counter() - wall) * 1000,
+                            (time.process_time() - cpu) * 1000,
+                            len(queries),
+                        )
+                    )
+                    raise Rollback
+            except Rollback:
+                pass
+        wall = statistics.median(r[0] for r in runs)
+        cpu = statistics.median(r[1] for r in runs)
+        print(
+            f"  a bust's places and prizes (bust_entries), {placed} players placed before it: wall {wall:.1f} ms, "
+            f"CPU {cpu:.1f} ms, {runs[0][2]} queries",
+            flush=True,
+        )
+
+    for placed in (0, args.tables * 8 * 8 // 10):
+        a_bust(placed)
 
     print(
         f"deals at the other tables (another process: lock, write, commit), without and with {args.busts} "

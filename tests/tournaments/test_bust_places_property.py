@@ -40,3 +40,38 @@ def test_places_cover_the_field_once_and_prizes_sum_to_the_pool(planned, data):
     assert sorted(covered) == list(range(1, players + 1))
     prizes = list(Entry.objects.filter(tournament=tournament).values_list("prize", flat=True))
     assert sum(prizes) == services.prize_pool(tournament) == 100 * players
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_a_bust_pays_its_places_as_the_whole_table_would_R8_6_R8_8(running, data):
+    """A bust works out only the places it takes (and those it re-ranks in hand-for-hand): after every
+    bust, and every undone bust, the prizes are exactly what working out the whole field gives."""
+    players = data.draw(st.integers(3, 12), label="players")
+    tournament = running(players, payout_percentages=[40, 25, 15, 12, 8])
+    left = list(tournament.entries.order_by("id"))
+    busted: list[Entry] = []
+
+    def prizes():
+        return dict(Entry.objects.filter(tournament=tournament).values_list("pk", "prize"))
+
+    while len(left) > 2:
+        step = data.draw(st.sampled_from(["bust", "bust", "bust", "undo", "hand_for_hand"]), label="step")
+        tournament.refresh_from_db()
+        if step == "undo" and busted:
+            entry = busted.pop(data.draw(st.integers(0, len(busted) - 1), label="undone"))
+            services.undo_bust(entry, reason="misread hand", chips=1000)
+            left.append(entry)
+        elif step == "hand_for_hand":
+            services.set_hand_for_hand(tournament, not tournament.hand_for_hand)
+        else:
+            count = data.draw(st.integers(1, min(3, len(left) - 2)), label="busting on this hand")
+            busting = data.draw(st.permutations(left), label="who")[:count]
+            chips = data.draw(st.lists(st.sampled_from([500, 500, 2000]), min_size=count, max_size=count))
+            services.bust_entries(tournament, [(zero(e), c) for e, c in zip(busting, chips)])
+            left = [e for e in left if e not in busting]
+            busted += busting
+        after_the_step = prizes()
+        services.recompute_prizes(tournament)  # the whole field, from the table
+        assert prizes() == after_the_step
+    assert sum(prizes().values()) <= services.prize_pool(tournament)

@@ -365,9 +365,10 @@ def bust_entries(
     if len(remaining) <= 1 and not registration_open(tournament, now):
         close_tournament(tournament, remaining, now)
     else:
-        recompute_prizes(tournament)
+        # Only these places changed (the same hand's earlier busts included, R8.6): not the field's.
+        recompute_prizes(tournament, placed=[e for e, _c in pairs] + same_hand)
         tournament_changed(tournament.pk)
-        tables_services.release_and_rebalance(tournament)
+        tables_services.release_and_rebalance(tournament, entries=[e.pk for e, _c in pairs])
     return [pair[0] for pair in pairs]
 
 

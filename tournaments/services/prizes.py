@@ -4,6 +4,7 @@ from the deal the players left made; and the director's own payout table in amou
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -17,31 +18,34 @@ from ..selectors import payout_table, prize_pool
 from .common import MAX_CHIPS, Status, locked
 
 
-def recompute_prizes(tournament: Tournament) -> None:
+def recompute_prizes(tournament: Tournament, *, placed: Iterable[Entry] | None = None) -> None:
     """Each placed entry's prize from the current table; shared places split their prizes (R8.6).
 
     After a deal, each player in it is paid their deal amount (from the deal on, still in or not),
     and whoever finishes first also the amount left to play for; the places above the deal keep the
-    table's prizes."""
+    table's prizes.
+
+    ``placed``: only these entries' places changed (a bust): only their places are worked out, with
+    everyone who shares them, as the pool and the table stand. Late on a big Day 1 the whole field's
+    prizes meant reading 8,000 placed entries at every bust (a quarter of a second in the dealer's
+    input that ended the hand). With a deal made, everything is worked out as always."""
     deal = Deal.objects.filter(tournament=tournament).first()
+    if placed is not None and deal is None:
+        groups = {(e.place, e.place_shared_to or e.place) for e in placed if e.place is not None}
+        if not groups:
+            return
+        # Everyone in those places: a shared place splits its prizes among all who share it.
+        members = tournament.entries.filter(
+            place__gte=min(first for first, _last in groups), place__lte=max(first for first, _last in groups)
+        ).order_by("place", "pk")
+        sharing = [e for e in members if (e.place, e.place_shared_to or e.place) in groups]
+        changed = _prizes_by_place(tournament, sharing, {})
+        if changed:
+            Entry.objects.bulk_update(changed, ["prize"])
+        return
     dealt = dict(DealShare.objects.filter(deal=deal).values_list("entry_id", "amount")) if deal else {}
-    placed = list(tournament.entries.filter(place__isnull=False).order_by("place", "pk"))
-    # The table is worked out only when someone holds a place: a registration before the first bust
-    # (10,000 of them at a big event) costs two small reads, not a payout table of the whole field.
-    amounts = payout_table(tournament) if placed else []
-    changed = []
-    groups: dict[tuple[int, int], list[Entry]] = {}
-    for entry in placed:
-        if entry.pk not in dealt:
-            groups.setdefault((entry.place, entry.place_shared_to or entry.place), []).append(entry)
-    for (first, last), members in groups.items():
-        padded = amounts + [0] * max(0, last - len(amounts))
-        shares = payoutmath.split_shared(padded, first, last)
-        # Fewer members than places (an undone bust): each still gets an equal share of the range.
-        for entry, prize in zip(members, shares):
-            if entry.prize != prize:
-                entry.prize = prize
-                changed.append(entry)
+    placed_entries = list(tournament.entries.filter(place__isnull=False).order_by("place", "pk"))
+    changed = _prizes_by_place(tournament, placed_entries, dealt)
     for entry in tournament.entries.filter(pk__in=dealt):
         prize = dealt[entry.pk] + (deal.left_to_play_for if entry.place == 1 else 0)
         if entry.prize != prize:
@@ -55,6 +59,29 @@ def recompute_prizes(tournament: Tournament) -> None:
         changed.append(entry)
     if changed:
         Entry.objects.bulk_update(changed, ["prize"])
+
+
+def _prizes_by_place(tournament: Tournament, placed: list[Entry], dealt: dict[int, int]) -> list[Entry]:
+    """The placed entries (in place order) not in a deal get their place's prize; returns those whose
+    prize changed. The table is worked out only when someone holds a place: a registration before the
+    first bust (10,000 of them at a big event) costs two small reads, not a payout table of the field."""
+    if not placed:
+        return []
+    amounts = payout_table(tournament)
+    changed = []
+    groups: dict[tuple[int, int], list[Entry]] = {}
+    for entry in placed:
+        if entry.pk not in dealt:
+            groups.setdefault((entry.place, entry.place_shared_to or entry.place), []).append(entry)
+    for (first, last), members in groups.items():
+        padded = amounts + [0] * max(0, last - len(amounts))
+        shares = payoutmath.split_shared(padded, first, last)
+        # Fewer members than places (an undone bust): each still gets an equal share of the range.
+        for entry, prize in zip(members, shares):
+            if entry.prize != prize:
+                entry.prize = prize
+                changed.append(entry)
+    return changed
 
 
 MAX_PLACES = 10_000
