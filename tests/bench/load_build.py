@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, connection
+from django.db.models import Count
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
@@ -24,11 +25,11 @@ from screens import snapshots
 from screens.models import DeviceKind
 from screens.pairing import create_pairing_code, create_table_pairing_codes, redeem_pairing_code
 from screens.views.pairing_sheet import qr_svg
-from tables.models import Table
+from tables.models import Move, Seat, Table
 from tables.services import draw_seats
 from tests.bench.load_http import choose_action
 from tournaments import services
-from tournaments.models import BlindStructure, Player, Tournament
+from tournaments.models import BlindStructure, Entry, Player, Tournament
 
 TEMPLATE = "Regular - No Limit"
 
@@ -188,6 +189,36 @@ def advance_hands(table_ids: list[int], *, most: int, fold: float, bet: float, r
         "failures": failures,
         "seconds": time.perf_counter() - started,
     }
+
+
+def field_counts(tournament_id: int) -> dict[str, int]:
+    """What the floor has done so far (busts, tables broken, moves made) and whether the seating is
+    whole: every active entry in one seat, no busted entry in any seat (R8.8). Read from the database,
+    in the caller's thread (its connection is closed after)."""
+    try:
+        entries = Entry.objects.filter(tournament_id=tournament_id)
+        seated = Seat.objects.filter(table__tournament_id=tournament_id, entry__isnull=False)
+        return {
+            "busts": entries.filter(status=Entry.Status.BUSTED).count(),
+            "tables broken": Table.objects.filter(
+                tournament_id=tournament_id, status=Table.Status.BROKEN
+            ).count(),
+            "moves": Move.objects.filter(tournament_id=tournament_id)
+            .exclude(status__in=(Move.Status.PENDING, Move.Status.CANCELLED))
+            .count(),
+            "active not seated": entries.filter(status=Entry.Status.ACTIVE, seats__isnull=True).count(),
+            "busted seated": seated.filter(entry__status=Entry.Status.BUSTED).count(),
+            "seated": seated.count(),
+            "tables playing": Table.objects.filter(tournament_id=tournament_id)
+            .exclude(status=Table.Status.BROKEN)
+            .count(),
+            "moves waiting": Move.objects.filter(
+                tournament_id=tournament_id, status=Move.Status.PENDING
+            ).count(),
+            "seated twice": seated.values("entry_id").annotate(n=Count("id")).filter(n__gt=1).count(),
+        }
+    finally:
+        connection.close()
 
 
 def snapshot_costs(build, *ids, repeats: int = 15) -> list[tuple[float, int, int]]:

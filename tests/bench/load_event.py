@@ -22,8 +22,14 @@ input sent on the tablet's socket and answered there (``screens.tablet_inputs``;
 then the socket's answer). ``--inputs http`` posts them to the dealing API instead, each followed by a
 ``{"type": "refresh", "hand": …, "seq": …}`` (``--no-refresh`` to leave that out). Each table is a dealer: one input
 after another, the next one read from the legal options in the table's latest snapshot (deal when
-no hand runs; fold with probability ``--fold`` when there is a bet, else check or call), so the next
-input waits for the snapshot of the last. Inputs are spread over the tables at each of ``--rates``
+no hand runs; all-in with probability ``--shove`` when a bet or raise is open; fold with probability
+``--fold`` when there is a bet, else check or call), so the next input waits for the snapshot of the
+last. The all-ins bust players about once a thousand inputs by default (a big event's Day 1: 10,000
+down to 1,250 in ten hours, one bust every four seconds at 250 inputs a second), and the product
+places them, frees their seats, balances and breaks tables as at the event: a tablet whose deal is
+refused while its table waits for players (R8.3, R8.4) tries again a second later (an error after
+30 s), and one whose table broke stops. After each rate the seating is checked whole (every player
+still in has one seat, nobody out keeps one). Inputs are spread over the tables at each of ``--rates``
 (inputs a second, deals included) for ``--seconds`` each. Then the director jumps the clock to the
 next level through the API and every socket is timed until it shows the new level.
 
@@ -83,6 +89,7 @@ from tests.bench.load_http import (  # noqa: E402
 from tests.integration.processes import Processes, free_port  # noqa: E402
 
 LOST_AFTER = 10.0  # seconds: an input whose snapshot has not arrived by then is lost
+HALTED_FOR = 30.0  # seconds: a table whose deals are refused that long waits for a balance never made
 MEMORY_EVERY = 10.0  # seconds between two readings of every process's memory during a rate
 HAND_PATH = re.compile(r"^/api/hands/([0-9]+)/")
 PING_EVERY = 15.0  # live.js: clock screens
@@ -91,8 +98,17 @@ TABLET_ANSWER_MS = 1000  # tablet.js: a lost server is shown after beat + answer
 LEVEL_TIMEOUT = 60.0
 FINAL_CODES = {4001, 4003, 4004, 4010}  # live.js does not reconnect after these
 MAX_RECONNECTS = 20
-SMALL = {"tables": 50, "clocks": 10, "rates": "25", "seconds": 5.0, "probe": 12, "advance": 12}
+SMALL = {
+    "tables": 50,
+    "clocks": 10,
+    "rates": "40",
+    "seconds": 20.0,  # at 40/s, 16 inputs a table: all-ins, busts, moves and tables broken
+    "probe": 12,
+    "advance": 12,
+    "shove": 0.3,
+}
 DEFAULTS = {
+    "shove": 0.0025,
     "tables": 1250,
     "clocks": 100,
     "rates": "100,250,500",
@@ -192,6 +208,11 @@ class Phase:
     offered: int = 0
     sent: int = 0
     skipped: int = 0  # no idle table when an input was due
+    # Deals refused because the table waits for the balancing (short, breaking: R8.3, R8.4); the
+    # tablet tries again a second later, as a dealer would once the players are moved.
+    halted: int = 0
+    broken: int = 0  # tablets whose table was broken during the rate (they stop: nobody deals there)
+    floor: dict[str, int] = field(default_factory=dict)  # busts, tables broken, moves made in the rate
     last_answer: float = 0.0
     post: dict[str, list[float]] = field(
         default_factory=lambda: {"action": [], "run_out": [], "deal": [], "end": []}
@@ -257,6 +278,8 @@ class Screen:
         )
         self.failures = 0
         self.retired = ""
+        self.broken = False  # retired because its table was broken (R8.4), not because it failed
+        self.halted_since: float | None = None  # its deals refused since then (the table waits)
         self.token = ""
         self.attempt = 0
         self.reconnects = 0
@@ -545,7 +568,7 @@ class Driver:
         options = state.get("options")
         if state.get("phase") != "action" or not options:
             return None
-        action, amount = choose_action(options, self.rng, self.args.fold, self.args.bet)
+        action, amount = choose_action(options, self.rng, self.args.fold, self.args.bet, self.args.shove)
         body = {
             "type": "action",
             "seat": options["seat"],
@@ -559,6 +582,13 @@ class Driver:
 
     async def send_input(self, screen: Screen, phase: Phase) -> None:
         """One dealer input; the caller has counted it in ``phase.open``."""
+        table = (screen.data or {}).get("table") or {}
+        if table.get("status") == "broken" and not (screen.hand and screen.hand["status"] == "running"):
+            # Its players were moved to other tables (R8.4): the dealer has no table left.
+            screen.retired, screen.broken = "its table was broken", True
+            phase.broken += 1
+            phase.open -= 1
+            return
         planned = self.next_input(screen)
         if planned is None:
             screen.retired = f"hand {screen.hand and screen.hand['id']} waits for something else"
@@ -589,6 +619,17 @@ class Driver:
             return
         answered = time.perf_counter()
         phase.last_answer = answered
+        if status == 409 and result.get("code") == "table_halted":
+            # Short or breaking (R8.3, R8.4): the balancing moves players after a bust. A table that
+            # waits longer than HALTED_FOR is a stuck field, and an error.
+            phase.halted += 1
+            screen.halted_since = screen.halted_since or answered
+            if answered - screen.halted_since > HALTED_FOR:
+                phase.errors[f"table halted {HALTED_FOR:.0f} s ({result.get('detail', '')})"] += 1
+                screen.retired = f"halted for {HALTED_FOR:.0f} s: {result.get('detail', '')}"
+            self.settle(screen, delay=1.0)
+            return
+        screen.halted_since = None
         if status not in (200, 201):
             phase.errors[
                 f"{'socket' if over_socket else 'HTTP'} {status} {result.get('code', '')}".strip()
@@ -768,6 +809,13 @@ def parse_args(argv=None):
     parser.add_argument("--small", action="store_true", help="CI size; exit 1 on any error or lost update")
     parser.add_argument("--fold", type=float, default=0.6, help="chance of folding to a bet (0.6)")
     parser.add_argument("--bet", type=float, default=0.3, help="chance of betting when checked to (0.3)")
+    parser.add_argument(
+        "--shove",
+        type=float,
+        help="chance of going all-in when a player may bet or raise (default SHOVE: about one bust per "
+        "thousand inputs, a big event's Day 1; small: more, so that CI sees busts, balancing and a "
+        "table broken; 0 for no all-in)",
+    )
     parser.add_argument("--probe", type=int, help="sequential inputs at one table first (40; small 12)")
     parser.add_argument(
         "--advance",
@@ -1195,10 +1243,15 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
         result.phases.append(phase)
         result.loadavg[phase.name] = load_average()
         say_phase(phase)
+    floor = await count_floor(event.tournament_id, failures, "before the rates")
     for number, rate in enumerate(args.rates):
         phase = Phase(f"{rate:g}/s", rate, args.seconds)
         spies = driver.start_profile(phase.name) if number == 0 else []
         await driver.run_phase(phase, sample_cpu)
+        counted = await count_floor(event.tournament_id, failures, f"after {phase.name}")
+        phase.floor = {name: counted[name] - floor.get(name, 0) for name in counted}
+        phase.floor.update({name: counted[name] for name in counted if name not in FLOOR_COUNTS})
+        floor = counted
         for spy in spies:
             spy.send_signal(signal.SIGINT)
             spy.wait(timeout=60)
@@ -1264,6 +1317,7 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
     result.loadavg["level"] = load_average()
     result.memory.append(("level change", driver.sample_memory()))
     await driver.close()
+    await count_floor(event.tournament_id, failures, "at the end")
     return result
 
 
@@ -1356,6 +1410,35 @@ def say_phase(phase: Phase) -> None:
         f"input->tablet p50 {ms(median(phase.e2e))} ms p99 {ms(percentile(phase.e2e, 99))} ms; "
         f"{load_average()}"
     )
+    if phase.floor:
+        say(f"    floor: {floor_line(phase)}")
+
+
+FLOOR_COUNTS = ("busts", "tables broken", "moves")
+SEATING_FAULTS = ("active not seated", "busted seated", "seated twice")
+
+
+def floor_line(phase: Phase) -> str:
+    seconds = max(phase.elapsed, 1e-9)
+    return (
+        f"{phase.floor.get('busts', 0)} busts ({phase.floor.get('busts', 0) / seconds:.2f}/s), "
+        f"{phase.floor.get('tables broken', 0)} tables broken, {phase.floor.get('moves', 0)} moves made, "
+        f"{phase.halted} deals refused while a table waited for players (R8.3, R8.4), "
+        f"{phase.broken} tablets stopped with their table broken; after it "
+        f"{phase.floor.get('seated', 0)} players seated at {phase.floor.get('tables playing', 0)} tables, "
+        f"{phase.floor.get('moves waiting', 0)} moves waiting"
+    )
+
+
+async def count_floor(tournament_id: int, failures: list[str], when: str) -> dict[str, int]:
+    """The field's counts (``load_build.field_counts``); a seating fault is a failure."""
+    from tests.bench import load_build
+
+    counts = await asyncio.to_thread(load_build.field_counts, tournament_id)
+    faults = {name: counts[name] for name in SEATING_FAULTS if counts[name]}
+    if faults:
+        failures.append(f"seating {when}: {faults}")
+    return counts
 
 
 def cpu_per_input(phases: list[Phase], names: list[str]) -> list[tuple]:
@@ -1400,7 +1483,7 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
         f"{'production' if not args.dev_settings else 'development'} settings, "
         f"inputs over {'the tablet socket' if args.inputs == 'socket' else 'HTTP'}"
         f"{'' if args.inputs == 'socket' else ', refresh after input ' + ('on' if args.refresh else 'off')}, "
-        f"fold {args.fold:g}, bet {args.bet:g}"
+        f"fold {args.fold:g}, bet {args.bet:g}, shove {args.shove:g}"
     )
     players = len(event.tables) * args.seats
     t = event.timings
@@ -1465,6 +1548,9 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
     say("")
     say("per rate (times in ms; act/deal/end: POST p50 of an ordinary input, a deal, a hand-ending input)")
     say(table_of_figures(rows, header))
+    for p in result.phases:
+        if p.floor:
+            say(f"floor during {p.name}: {floor_line(p)}")
     lags = [
         f"{p.name} p50 {ms(median(p.own_lag))} / p99 {ms(percentile(p.own_lag, 99))} / max "
         f"{ms(max(p.own_lag, default=None))}"
@@ -1496,7 +1582,9 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
             failures.append(f"{p.name}: errors {dict(p.errors)}")
         if p.lost:
             failures.append(f"{p.name}: {p.lost} lost updates")
-    retired = [s for s in driver.tablets if s.retired]
+    if args.small and args.shove and not any(p.floor.get("busts") for p in result.phases):
+        failures.append("no player busted: the run did not exercise the floor's balancing")
+    retired = [s for s in driver.tablets if s.retired and not s.broken]
     if retired:
         failures.append(f"{len(retired)} tables stopped ({retired[0].retired})")
     say("")

@@ -134,11 +134,15 @@ class HTTPPool:
 # --- the dealer's choice ----------------------------------------------------------------------------
 
 
-def choose_action(options: dict, rng, fold: float, bet: float) -> tuple[str, int | None]:
-    """A legal (action, amount) from the engine's options: with nothing to call, bet the minimum with
-    probability ``bet`` else check; facing a bet, fold with probability ``fold`` else call. Never a
-    raise, so no betting war and no all-in."""
+def choose_action(options: dict, rng, fold: float, bet: float, shove: float = 0.0) -> tuple[str, int | None]:
+    """A legal (action, amount) from the engine's options: with probability ``shove``, when the
+    player may bet or raise, all-in (the largest total, ``max_to``); otherwise, with nothing to call,
+    bet the minimum with probability ``bet`` else check; facing a bet, fold with probability ``fold``
+    else call. Without ``shove``, never a raise: no betting war and no all-in."""
     actions = options["actions"]
+    kind = options.get("raise_kind")
+    if shove and kind in actions and options.get("max_to") and rng.random() < shove:
+        return kind, options["max_to"]
     if options["call"]:
         if "fold" in actions and rng.random() < fold:
             return "fold", None
