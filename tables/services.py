@@ -33,7 +33,7 @@ from config.prepared import PreparedQuery, update_row
 from config.text import name_key
 from tournaments.audit import AuditAction, record_audit
 from tournaments.errors import RuleError, StateError
-from tournaments.models import Entry, Tournament, tournament_changed
+from tournaments.models import Entry, Tournament, lock_tournament, tournament_changed
 from tournaments.selectors import registration_open
 
 from . import balancing
@@ -70,10 +70,7 @@ UNLOCKED = {"locked": False, "lock_reason": "", "reserved_for": "", "reserved_ke
 
 
 def _lock(tournament: Tournament) -> Tournament:
-    # FOR NO KEY UPDATE: one writer of the field at a time, yet a transaction that only refers to the
-    # tournament (an audit entry: Django checks foreign keys at the commit) is not kept waiting. A
-    # plain FOR UPDATE made such a commit at a table wait for balancing, which waited for that table.
-    return Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    return lock_tournament(tournament.pk)
 
 
 def seating_plan(tournament: Tournament) -> SeatingPlan:

@@ -5,11 +5,18 @@ the decision counts the moves already made or pending, so running it twice, late
 moves nobody twice.
 """
 
+import logging
+
 from celery import shared_task
 
+from config.locks import gave_up_waiting
 from tournaments.models import Tournament
 
 from . import services
+
+logger = logging.getLogger(__name__)
+
+AGAIN = 0.5  # seconds before a balance that gave way runs again
 
 
 @shared_task(name="tables.tasks.balance_tournament", ignore_result=True)
@@ -22,7 +29,18 @@ def balance_tournament(tournament_id: int) -> int:
         return 0  # the director applies the suggested moves
     if not services.balance_due(tournament):
         return 0  # balanced: no lock on the field's tables (every deal and hand end would wait)
-    return len(services.balance(tournament))
+    try:
+        return len(services.balance(tournament))
+    except Exception as error:
+        if not gave_up_waiting(error):
+            raise
+        # A dealer holding a table it needed waits for the tournament this held (config.locks): it
+        # gave way, changed nothing, and balances again in a moment.
+        logger.info(
+            "balance of tournament %s gave way to a table's input; again in %s s", tournament_id, AGAIN
+        )
+        balance_tournament.apply_async((tournament_id,), countdown=AGAIN)
+        return 0
 
 
 @shared_task(name="tables.tasks.balance_running_tournaments", ignore_result=True)

@@ -12,6 +12,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from config import live, text
+from config.locks import bound_lock_waits
 from config.validators import validate_line, validate_player_name
 
 
@@ -436,6 +437,19 @@ def tournament_changed(tournament_id: int) -> None:
         live.tournament_group(tournament_id),
         bump=lambda: Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1),
     )
+
+
+def lock_tournament(tournament_id: int) -> Tournament:
+    """The tournament read under its lock, the first lock of every change to its field (then its
+    tables, their seats and entries). FOR NO KEY UPDATE: a transaction that only refers to the
+    tournament (an audit entry: Django checks foreign keys at the commit) is not kept waiting; a plain
+    FOR UPDATE made such a commit at a table wait for balancing, which waited for that table.
+
+    From then on this transaction waits only briefly for any other lock (``config.locks``): a dealer
+    holding a table may be waiting for this one."""
+    tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament_id)
+    bound_lock_waits()
+    return tournament
 
 
 def clock_changed(tournament_id: int, *, every_table: bool = False) -> None:

@@ -168,3 +168,79 @@ def test_r8_8_a_hand_end_with_a_bust_does_not_wait_for_the_tables_being_dealt(rn
     decided_while_another_table_deals(tournament, busy, hand_end)
     assert sorted(len(v) for v in seated(tournament).values()) == [7, 7, 8, 8]
     assert_consistent(tournament)
+
+
+def lock_waiters() -> int:
+    """Connections of this database waiting for a lock now."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND datname = current_database()"
+        )
+        return cursor.fetchone()[0]
+
+
+def until(condition, what: str) -> None:
+    for _ in range(400):
+        if condition():
+            return
+        threading.Event().wait(0.025)
+    raise AssertionError(what)
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_r8_3_a_balance_gives_way_to_a_dealer_whose_hand_end_needs_the_tournament(rng, monkeypatch):
+    """The dealer's input holds its table from the start and learns only at the hand's end that it
+    needs the tournament (a bust, an all-in run-out); the balance holds the tournament and then wants
+    that table. They deadlocked, and PostgreSQL failed the one that waited first a second later: the
+    dealer's input. Now the balance gives way at once (config.locks) and runs again a moment later."""
+    from config.locks import gave_up_waiting
+    from tables import tasks
+    from tournaments.models import Tournament, tournament_changed
+
+    tournament = make_tournament(players=32, rng=rng)  # 8, 8, 8, 8
+    bust_seats(tournament, 1, 2)
+    [suggested] = services.suggested_moves(tournament)
+    source = suggested.from_table.number  # the balance locks this table to move a player out of it
+    version = Tournament.objects.get(pk=tournament.pk).version
+    requeued, outcome = [], {}
+    monkeypatch.setattr(
+        tasks.balance_tournament, "apply_async", lambda args, countdown: requeued.append((args, countdown))
+    )
+    dealing, deciding = threading.Event(), threading.Event()
+    confirm = services._Snapshot.confirm
+
+    def confirm_once_the_dealer_waits(snapshot, numbers):
+        deciding.set()  # the balance holds the tournament and has decided
+        until(lock_waiters, "the dealer never waited for the tournament")
+        return confirm(snapshot, numbers)
+
+    monkeypatch.setattr(services._Snapshot, "confirm", confirm_once_the_dealer_waits)
+
+    def dealer():
+        with transaction.atomic():
+            list(Table.objects.select_for_update(no_key=True).filter(tournament=tournament, number=source))
+            dealing.set()
+            deciding.wait(20)
+            tournament_changed(tournament.pk)  # the hand ends needing the tournament, as a run-out does
+        outcome["dealer"] = "committed"
+
+    def floor():
+        dealing.wait(20)
+        try:
+            outcome["moves"] = tasks.balance_tournament(tournament.pk)
+        except Exception as error:  # what the old lock order gave: a deadlock, either side failing
+            outcome["floor"] = error
+
+    run_together(dealer, floor)
+    assert outcome == {"dealer": "committed", "moves": 0}, outcome
+    assert Tournament.objects.get(pk=tournament.pk).version == version + 1
+    # It changed nothing and queued itself again; run again, it balances (R8.3).
+    assert requeued == [((tournament.pk,), tasks.AGAIN)]
+    assert not Move.objects.filter(tournament=tournament).exists()
+    monkeypatch.setattr(services._Snapshot, "confirm", confirm)
+    assert tasks.balance_tournament(tournament.pk) == 1
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 7, 8, 8]
+    assert_consistent(tournament)
+    assert not gave_up_waiting(ValueError())

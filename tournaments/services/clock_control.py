@@ -287,6 +287,6 @@ def advance_clock(tournament: Tournament, now: datetime | None = None) -> bool:
         )
         if updated:
             clock_changed(tournament.pk)
-            fresh = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+            fresh = locked(tournament)
             place_late_registration_busts(fresh, now)
     return bool(updated)

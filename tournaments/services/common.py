@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..models import Tournament
+from ..models import Tournament, lock_tournament
 
 MAX_CHIPS = 10**12
 
@@ -14,5 +14,4 @@ Status = Tournament.Status
 
 
 def locked(tournament: Tournament) -> Tournament:
-    # NO KEY: rows that only refer to the tournament still commit meanwhile (tables.services._lock).
-    return Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    return lock_tournament(tournament.pk)

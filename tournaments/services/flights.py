@@ -26,7 +26,17 @@ from .. import flight_selectors as fs
 from .. import payouts as payoutmath
 from ..audit import AuditAction, record_audit
 from ..errors import RuleError, StateError
-from ..models import Bag, BlindStructure, Entry, Event, Flight, Tournament, clock_changed, tournament_changed
+from ..models import (
+    Bag,
+    BlindStructure,
+    Entry,
+    Event,
+    Flight,
+    Tournament,
+    clock_changed,
+    lock_tournament,
+    tournament_changed,
+)
 from ..selectors import clock_of, periods_of, registration_open
 from .common import MAX_CHIPS, Status, locked
 from .entries import bust_entries
@@ -589,7 +599,7 @@ def draw_next_day(event: Event, *, actor=None, rng=None, now: datetime | None = 
     )
     if len({b.player_id for b in bags}) < 2:
         raise StateError(_("Fewer than two players survived: no next day to play."), code="no_field")
-    tournament = Tournament.objects.select_for_update(no_key=True).get(pk=day.tournament_id)
+    tournament = lock_tournament(day.tournament_id)
     by_player: dict[int, list[Bag]] = {}
     for bag in bags:
         by_player.setdefault(bag.player_id, []).append(bag)

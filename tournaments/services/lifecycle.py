@@ -116,7 +116,7 @@ MONEY_FIELDS = {
 
 @transaction.atomic
 def update_tournament(tournament: Tournament, *, actor=None, **fields) -> Tournament:
-    tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+    tournament = locked(tournament)
     if tournament.status == Status.FINISHED:
         raise StateError(_("The tournament is finished and cannot be changed."), code="finished")
     if tournament.status in (Status.RUNNING, Status.ON_BREAK):
