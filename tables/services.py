@@ -926,20 +926,26 @@ def release_and_rebalance(tournament: Tournament, entries: Iterable[int] | None 
 
 
 @transaction.atomic
-def balance(tournament: Tournament, *, actor=None, apply: bool = True, rng=None) -> list[Move]:
+def balance(
+    tournament: Tournament, *, actor=None, apply: bool = True, rng=None, ahead: _ReadAhead | None = None
+) -> list[Move]:
     """Decide the moves that balance the tables, break a table or draw the final table, and make them.
 
     Locks the tournament first, so concurrent bust-outs are decided one after another; the decision
     counts pending moves, so running it twice moves nobody twice. With ``apply=False`` it returns the
     suggested moves (unsaved) and changes nothing.
+
+    ``ahead``: the field as read and decided without the lock (``balance_if_due``), used if nothing
+    moved the field since (the tournament's version is the one read before it).
     """
     tournament = _lock(tournament)
-    if apply:
-        _release_busted(tournament)
+    released = _release_busted(tournament) if apply else 0
     if not Table.objects.filter(tournament=tournament).exists():
         return []
     if apply:
-        snapshot, (done, dropped, decision) = _decided(tournament, _settle_and_decide, rng=rng)
+        if ahead is not None and (released or ahead.version != tournament.version):
+            ahead = None  # the field moved after it was read: read it again, under the lock
+        snapshot, (done, dropped, decision) = _decided(tournament, _settle_and_decide, rng=rng, ahead=ahead)
         return _write(snapshot, decision, actor=actor, completed=done, dropped=dropped)
     snapshot = _Snapshot(tournament, rng=rng)
     # Busted players still sitting would be moved in a suggestion: take them out of the picture.
@@ -955,13 +961,20 @@ def balance(tournament: Tournament, *, actor=None, apply: bool = True, rng=None)
     ]
 
 
-def _decided(tournament: Tournament, decide, *, rng=None, also: set[int] = frozenset()):
+def _decided(
+    tournament: Tournament, decide, *, rng=None, also: set[int] = frozenset(), ahead: _ReadAhead | None = None
+):
     """Read the field without locks, ``decide(snapshot)`` -> (moves done, moves dropped, decision),
     then lock only the tables it changes (and ``also``) and check they are as read; if one is not
     (a hand dealt there meanwhile), read and decide again with every table locked. The caller holds
-    the tournament's lock, so no other decision runs meanwhile. Returns the snapshot and the result."""
-    snapshot = _Snapshot(tournament, rng=rng)
-    done, dropped, decision = result = decide(snapshot)
+    the tournament's lock, so no other decision runs meanwhile. Returns the snapshot and the result.
+    ``ahead``: that read and decision, made before the lock and still current."""
+    if ahead is not None:
+        snapshot, result = ahead.snapshot, ahead.result
+    else:
+        snapshot = _Snapshot(tournament, rng=rng)
+        result = decide(snapshot)
+    done, dropped, decision = result
     if decision.final_redraw:
         touched = set(snapshot.tables)  # everybody is drawn again
     else:
@@ -979,30 +992,72 @@ def _settle_and_decide(snapshot: _Snapshot):
     return done, dropped, snapshot.field.decide()
 
 
-def balance_due(tournament: Tournament) -> bool:
-    """Would ``balance`` change anything now: a busted player still seated or promised a move, a move
-    waiting at a table between hands, or tables to balance, break or redraw (R8.3-R8.5)?
+@dataclass(frozen=True)
+class _ReadAhead:
+    """The field read and decided without a lock (``_settle_and_decide``), at the tournament's
+    ``version`` as read just before it."""
 
-    Read without a lock. ``balance`` locks the tournament and then every table while it decides, and
-    every deal and hand end of the event waits for it meanwhile: 60-310 ms at 1,250 tables, and the
-    beat's backstop ran it every 15 s (the slowest seconds of tests/bench/load_event.py at 250 inputs
-    a second were those). Asked first, it leaves a balanced field unlocked. A change committed after
-    this read queues its own balance (``_queue_balance``), so nothing is missed by not locking."""
+    version: int
+    snapshot: _Snapshot
+    result: tuple
+
+
+# balance_if_due: due, for a reason only the locked balance reads (a busted player still seated).
+_DUE_LOCKED = object()
+
+
+def _due(tournament: Tournament):
+    """None when ``balance`` would change nothing now; else what it would do, read without a lock
+    (a ``_ReadAhead``), or ``_DUE_LOCKED``."""
     busted = _busted(tournament)
     if Seat.objects.filter(table__tournament=tournament, entry__in=busted).exists():
-        return True
+        return _DUE_LOCKED
     if Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, entry__in=busted).exists():
-        return True
+        return _DUE_LOCKED
     if not Table.objects.filter(tournament=tournament).exists():
-        return False
+        return None
+    # Read before the field: a change of who sits where committed after it moves the version on.
+    version = Tournament.objects.filter(pk=tournament.pk).values_list("version", flat=True).first()
     try:
-        field = _Snapshot(tournament).field
+        snapshot = _Snapshot(tournament)
     except KeyError:  # a table added between its reads (unlocked, each its own snapshot): decide locked
-        return True
-    if any(state.outgoing and not state.hand_in_progress for state in field.tables.values()):
-        return True  # what _settle_idle_tables makes
-    decision = field.decide()
-    return bool(decision.moves or decision.broken or decision.dropped or decision.final_redraw)
+        return _DUE_LOCKED
+    settling = any(state.outgoing and not state.hand_in_progress for state in snapshot.field.tables.values())
+    done, dropped, decision = result = _settle_and_decide(snapshot)
+    if (
+        settling
+        or done
+        or dropped
+        or decision.moves
+        or decision.broken
+        or decision.dropped
+        or decision.final_redraw
+    ):
+        return _ReadAhead(version, snapshot, result)
+    return None
+
+
+def balance_due(tournament: Tournament) -> bool:
+    """Would ``balance`` change anything now: a busted player still seated or promised a move, a move
+    waiting at a table between hands, or tables to balance, break or redraw (R8.3-R8.5)? Read without
+    a lock."""
+    return _due(tournament) is not None
+
+
+def balance_if_due(tournament: Tournament, *, actor=None) -> list[Move]:
+    """The balance task: read the field without a lock and decide; lock and balance only if that
+    changes anything, with that same read and decision if the field has not moved since.
+
+    ``balance`` locks the tournament while it decides: every bust of the event waits for it, and the
+    tables it changes wait too (60-310 ms at 1,250 tables under load; the beat's backstop ran it every
+    15 s, the slowest seconds of tests/bench/load_event.py at 250 inputs a second). Read first, a
+    balanced field is left unlocked, and a due balance holds the lock only to check and write (the
+    whole field was read twice, once here and once under the lock). A change committed after this
+    read queues its own balance (``_queue_balance``), so nothing is missed by not locking."""
+    ahead = _due(tournament)
+    if ahead is None:
+        return []
+    return balance(tournament, actor=actor, ahead=ahead if isinstance(ahead, _ReadAhead) else None)
 
 
 def _settle_idle_tables(snapshot: _Snapshot) -> tuple[list, list]:

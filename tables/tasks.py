@@ -27,10 +27,9 @@ def balance_tournament(tournament_id: int) -> int:
         return 0
     if services.seating_plan(tournament).review_moves:
         return 0  # the director applies the suggested moves
-    if not services.balance_due(tournament):
-        return 0  # balanced: no lock on the field's tables (every deal and hand end would wait)
     try:
-        return len(services.balance(tournament))
+        # Balanced: no lock on the field (every bust and the tables' hands would wait for it).
+        return len(services.balance_if_due(tournament))
     except Exception as error:
         if not gave_up_waiting(error):
             raise

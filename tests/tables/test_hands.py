@@ -205,6 +205,91 @@ def test_r8_3_r8_8_what_makes_balancing_due(rng):
     assert_consistent(tournament)
 
 
+def snapshots_read(monkeypatch) -> list[bool]:
+    """Each whole-field read of tables.services from now on: whether it was under every table's lock."""
+    reads = []
+    real = services._Snapshot
+
+    class Counted(real):
+        def __init__(self, *args, **kwargs):
+            reads.append(kwargs.get("lock", False))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(services, "_Snapshot", Counted)
+    return reads
+
+
+def test_r8_3_the_balance_task_reads_the_field_once_and_locks_only_to_write(rng, monkeypatch):
+    """At 1,250 tables the whole field is the cost of a balance, and every bust waits while the
+    tournament is locked: the task's unlocked read and decision are the ones written when nothing
+    moved the field meanwhile."""
+    tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8
+    bust_seats(tournament, 1, 2)
+    services.release_and_rebalance(tournament)  # 6, 8, 8: one player comes to table 1
+    reads = snapshots_read(monkeypatch)
+    assert tasks.balance_tournament(tournament.pk) == 1
+    assert reads == [False]
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 7, 8]
+    assert_consistent(tournament)
+
+
+def test_r8_1_r8_3_a_seat_taken_between_the_read_and_the_lock_is_decided_again(rng, monkeypatch):
+    """A late entry seated at the short table after the task read the field (R8.1: the shortest
+    table) balances it already: the decision read before is not written (nobody is moved for
+    nothing, R8.3); the field is read again under the lock."""
+    tournament = make_tournament(players=24, rng=rng)
+    bust_seats(tournament, 1, 1)
+    services.release_and_rebalance(tournament)
+    bust_seats(tournament, 1, 1)  # 6, 8, 8 once the second is released: due
+    late = Entry.objects.create(
+        tournament=tournament, player=Entry.objects.first().player, number=2, chips=1000
+    )
+    reads = snapshots_read(monkeypatch)
+    real_lock, seated_late = services._lock, []
+
+    def lock_after_a_late_entry(t):
+        if not seated_late:
+            seated_late.append(None)
+            seated_late[0] = services.seat_entry(late)  # committed before the task's lock
+        return real_lock(t)
+
+    monkeypatch.setattr(services, "_lock", lock_after_a_late_entry)
+    assert tasks.balance_tournament(tournament.pk) == 0
+    assert seated_late[0].table.number == 1
+    assert reads == [False, False]  # read again after the field moved
+    assert not Move.objects.filter(tournament=tournament).exists()
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 8, 8]
+    assert_consistent(tournament)
+
+
+@pytest.mark.django_db(transaction=True)  # each change commits on its own, as at the event
+def test_r8_3_busts_at_a_table_the_read_did_not_touch_are_decided_again(rng, monkeypatch):
+    """Five players of the other long table bust after the task read the field: the move it decided
+    (a long table to the short one) would leave a table three short. Nothing it would touch changed,
+    but the tournament's version did: the field is read again under the lock and balanced as it is."""
+    monkeypatch.setattr(services, "_queue_balance", lambda tournament_id: None)  # the test runs it
+    tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8
+    bust_seats(tournament, 3, 2)
+    services.release_and_rebalance(tournament)  # 8, 8, 6: one player to table 3
+    [suggested] = services.suggested_moves(tournament)
+    other = ({1, 2} - {suggested.from_table.number}).pop()
+    reads = snapshots_read(monkeypatch)
+    real_lock, busted = services._lock, []
+
+    def lock_after_busts_elsewhere(t):
+        if not busted:
+            busted.extend(bust_seats(tournament, other, 5))  # committed before the task's lock
+            services.release_and_rebalance(tournament)
+        return real_lock(t)
+
+    monkeypatch.setattr(services, "_lock", lock_after_busts_elsewhere)
+    tasks.balance_tournament(tournament.pk)
+    counts = sorted(len(v) for v in seated(tournament).values())
+    assert len(busted) == 5 and sum(counts) == 17 and counts[-1] - counts[0] <= 1, counts
+    assert reads[:2] == [False, False]
+    assert_consistent(tournament)
+
+
 def test_a_field_that_changes_while_it_is_read_unlocked_is_left_to_the_locked_balance(rng, monkeypatch):
     """The unlocked read takes the tables and the seats in separate statements: a table added between
     them (a seat at a table it did not read) means "decide under the lock", never an error in the task."""
