@@ -28,7 +28,8 @@ last. The all-ins bust players about once a thousand inputs by default (a big ev
 down to 1,250 in ten hours, one bust every four seconds at 250 inputs a second), and the product
 places them, frees their seats, balances and breaks tables as at the event: a tablet whose deal is
 refused while its table waits for players (R8.3, R8.4) tries again a second later (an error after
-30 s), and one whose table broke stops. After each rate the seating is checked whole (every player
+two minutes: at this pace a hand lasts about one, and a move out of a table in a hand waits for its
+end), and one whose table broke stops. After each rate the seating is checked whole (every player
 still in has one seat, nobody out keeps one). Inputs are spread over the tables at each of ``--rates``
 (inputs a second, deals included) for ``--seconds`` each. Then the director jumps the clock to the
 next level through the API and every socket is timed until it shows the new level.
@@ -89,7 +90,10 @@ from tests.bench.load_http import (  # noqa: E402
 from tests.integration.processes import Processes, free_port  # noqa: E402
 
 LOST_AFTER = 10.0  # seconds: an input whose snapshot has not arrived by then is lost
-HALTED_FOR = 30.0  # seconds: a table whose deals are refused that long waits for a balance never made
+# Seconds: a table whose deals are refused that long waits for a balance never made. At the pace of
+# live play (0.2 inputs a second a table) a hand lasts about a minute, and a move out of a table in a
+# hand waits for its end (R8.3): a short table may wait that long for its players. Two hands is stuck.
+HALTED_FOR = 120.0
 MEMORY_EVERY = 10.0  # seconds between two readings of every process's memory during a rate
 HAND_PATH = re.compile(r"^/api/hands/([0-9]+)/")
 PING_EVERY = 15.0  # live.js: clock screens
@@ -108,7 +112,9 @@ SMALL = {
     "shove": 0.3,
 }
 DEFAULTS = {
-    "shove": 0.0025,
+    # About one bust per 1,000 inputs (0.25 a second at 250 inputs a second): a big Day 1's rate,
+    # 10,000 players down to 1,250 in ten hours (measured: 0.0025 gave 0.44-0.54 busts a second).
+    "shove": 0.0012,
     "tables": 1250,
     "clocks": 100,
     "rates": "100,250,500",
@@ -211,6 +217,7 @@ class Phase:
     # Deals refused because the table waits for the balancing (short, breaking: R8.3, R8.4); the
     # tablet tries again a second later, as a dealer would once the players are moved.
     halted: int = 0
+    longest_halt: float = 0.0  # seconds: the longest a table's deals were refused in a row
     broken: int = 0  # tablets whose table was broken during the rate (they stop: nobody deals there)
     floor: dict[str, int] = field(default_factory=dict)  # busts, tables broken, moves made in the rate
     last_answer: float = 0.0
@@ -624,6 +631,7 @@ class Driver:
             # waits longer than HALTED_FOR is a stuck field, and an error.
             phase.halted += 1
             screen.halted_since = screen.halted_since or answered
+            phase.longest_halt = max(phase.longest_halt, answered - screen.halted_since)
             if answered - screen.halted_since > HALTED_FOR:
                 phase.errors[f"table halted {HALTED_FOR:.0f} s ({result.get('detail', '')})"] += 1
                 screen.retired = f"halted for {HALTED_FOR:.0f} s: {result.get('detail', '')}"
@@ -812,7 +820,7 @@ def parse_args(argv=None):
     parser.add_argument(
         "--shove",
         type=float,
-        help="chance of going all-in when a player may bet or raise (default SHOVE: about one bust per "
+        help="chance of going all-in when a player may bet or raise (default: about one bust per "
         "thousand inputs, a big event's Day 1; small: more, so that CI sees busts, balancing and a "
         "table broken; 0 for no all-in)",
     )
@@ -1423,7 +1431,8 @@ def floor_line(phase: Phase) -> str:
     return (
         f"{phase.floor.get('busts', 0)} busts ({phase.floor.get('busts', 0) / seconds:.2f}/s), "
         f"{phase.floor.get('tables broken', 0)} tables broken, {phase.floor.get('moves', 0)} moves made, "
-        f"{phase.halted} deals refused while a table waited for players (R8.3, R8.4), "
+        f"{phase.halted} deals refused while a table waited for players (R8.3, R8.4; the longest wait "
+        f"{phase.longest_halt:.0f} s), "
         f"{phase.broken} tablets stopped with their table broken; after it "
         f"{phase.floor.get('seated', 0)} players seated at {phase.floor.get('tables playing', 0)} tables, "
         f"{phase.floor.get('moves waiting', 0)} moves waiting"
