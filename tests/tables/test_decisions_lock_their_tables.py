@@ -9,10 +9,12 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from tables import services
+from config.locks import gave_up_waiting
+from tables import services, tasks
 from tables.models import Move, Seat, Table
 from tests.factories import make_tournament
-from tournaments.models import Entry
+from tests.integration.processes import wait_for
+from tournaments.models import Entry, Tournament, tournament_changed
 
 from .seating import assert_consistent, bust_seats, postgresql_only, run_together, seated, table
 
@@ -180,14 +182,6 @@ def lock_waiters() -> int:
         return cursor.fetchone()[0]
 
 
-def until(condition, what: str) -> None:
-    for _ in range(400):
-        if condition():
-            return
-        threading.Event().wait(0.025)
-    raise AssertionError(what)
-
-
 @postgresql_only
 @pytest.mark.django_db(transaction=True)
 def test_r8_3_a_balance_gives_way_to_a_dealer_whose_hand_end_needs_the_tournament(rng, monkeypatch):
@@ -195,10 +189,6 @@ def test_r8_3_a_balance_gives_way_to_a_dealer_whose_hand_end_needs_the_tournamen
     needs the tournament (a bust, an all-in run-out); the balance holds the tournament and then wants
     that table. They deadlocked, and PostgreSQL failed the one that waited first a second later: the
     dealer's input. Now the balance gives way at once (config.locks) and runs again a moment later."""
-    from config.locks import gave_up_waiting
-    from tables import tasks
-    from tournaments.models import Tournament, tournament_changed
-
     tournament = make_tournament(players=32, rng=rng)  # 8, 8, 8, 8
     bust_seats(tournament, 1, 2)
     [suggested] = services.suggested_moves(tournament)
@@ -213,7 +203,7 @@ def test_r8_3_a_balance_gives_way_to_a_dealer_whose_hand_end_needs_the_tournamen
 
     def confirm_once_the_dealer_waits(snapshot, numbers):
         deciding.set()  # the balance holds the tournament and has decided
-        until(lock_waiters, "the dealer never waited for the tournament")
+        wait_for(lock_waiters, timeout=10, interval=0.025, what="the dealer waiting for the tournament")
         return confirm(snapshot, numbers)
 
     monkeypatch.setattr(services._Snapshot, "confirm", confirm_once_the_dealer_waits)

@@ -234,9 +234,10 @@ def test_r8_3_the_balance_task_reads_the_field_once_and_locks_only_to_write(rng,
 
 
 def test_r8_1_r8_3_a_seat_taken_between_the_read_and_the_lock_is_decided_again(rng, monkeypatch):
-    """A late entry seated at the short table after the task read the field (R8.1: the shortest
-    table) balances it already: the decision read before is not written (nobody is moved for
-    nothing, R8.3); the field is read again under the lock."""
+    """A late entry seated at the short table (R8.1: the shortest table) while the task waits for the
+    tournament's lock balances it already: the balance decides on the field as it is once it holds
+    the lock (here read again because it freed a busted player's seat first), and nobody is moved
+    for nothing (R8.3)."""
     tournament = make_tournament(players=24, rng=rng)
     bust_seats(tournament, 1, 1)
     services.release_and_rebalance(tournament)
@@ -256,7 +257,7 @@ def test_r8_1_r8_3_a_seat_taken_between_the_read_and_the_lock_is_decided_again(r
     monkeypatch.setattr(services, "_lock", lock_after_a_late_entry)
     assert tasks.balance_tournament(tournament.pk) == 0
     assert seated_late[0].table.number == 1
-    assert reads == [False, False]  # read again after the field moved
+    assert reads == [False, False]  # the late entry's seat, then the balance under the lock
     assert not Move.objects.filter(tournament=tournament).exists()
     assert sorted(len(v) for v in seated(tournament).values()) == [7, 8, 8]
     assert_consistent(tournament)
