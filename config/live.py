@@ -47,6 +47,11 @@ def tournament_group(tournament_id: int) -> str:
     return f"tournament-{tournament_id}"
 
 
+# Scope of a tournament-group message that only the director console shows (an all-in's run-out):
+# the clock screens, which share the group, ignore it.
+CONSOLE_ONLY = "console"
+
+
 def tournament_tables_group(tournament_id: int) -> str:
     """Every tablet of one tournament: told only of what a tablet shows of the tournament (the clock,
     its level, hand-for-hand, the chips in play), not of every bust or registration."""

@@ -36,7 +36,7 @@ from dealing.engine.hand import HandConfig
 from tables.models import Seat, Table, table_changed
 from tables.services import dealt_in_next_hand, halted_reason, hand_finished, hand_started
 from tournaments.audit import AuditAction, record_audit
-from tournaments.models import Betting, Entry, Tournament, tournament_changed
+from tournaments.models import Betting, Entry, Tournament, console_changed, tournament_changed
 from tournaments.services import bust_entries, level_for_next_hand
 
 from . import deal_write, eventlog, hand_cache, hand_for_hand, kept_writes, vault
@@ -858,13 +858,14 @@ def _record_input(
         # table's version first would lock the table row before the tournament, the reverse of
         # balancing's order, and the two deadlock.)
         table_changed(hand.table_id, patch=lambda version: _hand_patch(hand, end, version))
-    if engine.runout:
-        # The director console shows the all-ins and their equity street by street.
-        tournament_changed(hand.table.tournament_id)
     if engine.done:
         _finish(hand, engine, actor=recorded["actor"], seq=end)
     else:
         _keep(hand, engine, end, action_ids, recorded["client_action_id"])
+    if engine.runout:
+        # The director console shows the all-ins and their equity street by street (nothing else
+        # does). After the hand's end: a bust's change of the tournament rebuilds the console already.
+        console_changed(hand.table.tournament_id)
     return ActionResult(hand, current + 1, end, events=new_rows)
 
 

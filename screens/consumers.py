@@ -245,6 +245,11 @@ class ClockConsumer(LiveConsumer):
     def current_version(self):
         return snapshots.tournament_version(self.tournament_id)
 
+    async def state_changed(self, message):
+        if message.get("scope") == live.CONSOLE_ONLY:  # the console's all-ins: nothing on a clock screen
+            return
+        await super().state_changed(message)
+
 
 class DirectorConsumer(LiveConsumer):
     """The director console: staff only."""
@@ -265,7 +270,7 @@ class DirectorConsumer(LiveConsumer):
         return snapshots.director_snapshot(self.tournament_id)
 
     def current_version(self):
-        return snapshots.tournament_version(self.tournament_id)
+        return snapshots.director_version(self.tournament_id)
 
 
 class TableConsumer(LiveConsumer):

@@ -633,8 +633,17 @@ def console_payload(tournament: Tournament, levels: list, totals: dict | None = 
     }
 
 
+def director_version(tournament_id: int) -> int:
+    """The console's version: the tournament's (everything a clock screen shows) plus its own (what
+    only the console shows, ``console_changed``). Both only grow, so their sum does too."""
+    version, console_version = Tournament.objects.values_list("version", "console_version").get(
+        pk=tournament_id
+    )
+    return version + console_version
+
+
 def director_snapshot(tournament_id: int) -> dict:
-    version = tournament_version(tournament_id)
+    version = director_version(tournament_id)  # read before the state, as for the clock
     tournament = Tournament.objects.select_related("structure").get(pk=tournament_id)
     levels = selectors.levels_of(tournament)
     totals = selectors.entry_totals(tournament)  # the field and the prize pool: one pass, both panels

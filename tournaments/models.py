@@ -160,6 +160,9 @@ class Tournament(models.Model):
     clock_version = models.PositiveBigIntegerField(_("clock version"), default=0)
     # The live screens' version of everything a clock screen shows (``tournament_changed``).
     version = models.PositiveBigIntegerField(_("screen version"), default=0, editable=False)
+    # What only the director console shows moved on (an all-in's run-out, street by street): the
+    # console's version is both added up, so the clock screens do not rebuild for it (``console_changed``).
+    console_version = models.PositiveBigIntegerField(_("console version"), default=0, editable=False)
     hand_for_hand = models.BooleanField(_("hand-for-hand"), default=False)
     # A clock the director had paused stays paused when hand-for-hand ends.
     paused_before_hand_for_hand = models.BooleanField(_("paused before hand-for-hand"), default=False)
@@ -436,6 +439,26 @@ def tournament_changed(tournament_id: int) -> None:
     live.changed(
         live.tournament_group(tournament_id),
         bump=lambda: Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1),
+    )
+
+
+def console_changed(tournament_id: int) -> None:
+    """Something only the director console shows changed in this transaction (the all-ins panel): its
+    console version goes up once and its consoles hear of it once, after the commit. The clock
+    screens, the players' pages and the halt checks, which follow the tournament's version, are left
+    alone: at a big event the run-outs came about once a second, and each made every server rebuild
+    its clock screens' snapshot and read the field's figures again.
+
+    Nothing is sent when the tournament itself changed in this transaction: the console rebuilds for
+    that, and its version (the sum) has gone up with it."""
+    if live.changed_in_this_transaction(live.tournament_group(tournament_id)):
+        return
+    live.changed(
+        live.tournament_group(tournament_id),
+        scope=live.CONSOLE_ONLY,
+        bump=lambda: Tournament.objects.filter(pk=tournament_id).update(
+            console_version=F("console_version") + 1
+        ),
     )
 
 

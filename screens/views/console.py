@@ -133,6 +133,8 @@ def console(request, tournament_id: int):
         "console/tournament.html",
         {
             "tournament": tournament,
+            # The version of what the page shows, as its live snapshots count (snapshots.director_version).
+            "page_version": tournament.version + tournament.console_version,
             "levels": levels,
             "entries": entries,
             "tables": tables,

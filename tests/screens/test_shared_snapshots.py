@@ -383,3 +383,76 @@ async def test_a_patch_the_snapshot_already_shows_sends_and_builds_nothing():
     hub.patched(("table", 1), "older", _patch(5, 10), snapshots.patched_table_snapshot)
     await asyncio.sleep(0.1)
     assert screen.sent == [6] and builds == [1]
+
+
+def _staff_session():
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    user = get_user_model().objects.create_user("console-runout", password="x-pw-123456", is_staff=True)
+    client = Client()
+    client.force_login(user)
+    return (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
+
+
+def _all_in_called_and_flop(table):
+    """Both players all-in before the flop (a run-out, R6.2), then the dealer turns the hands up and
+    deals the flop: each step moves what the console's all-ins panel shows."""
+    from dealing import services as dealing
+
+    hand = dealing.start_next_hand(table)
+    for action in ("all_in", "call"):
+        hand.refresh_from_db()
+        seat = dealing.public_view(hand)["options"]["seat"]
+        dealing.apply_input(
+            hand, {"type": "action", "seat": seat, "action": action}, expected_seq=hand.state_seq
+        )
+    for step in ({"type": "face_up"}, {"type": "deal"}):
+        hand.refresh_from_db()
+        dealing.apply_input(hand, step, expected_seq=hand.state_seq)
+    hand.refresh_from_db()
+    return hand
+
+
+async def test_an_all_in_run_out_reaches_the_console_and_leaves_the_clock_screens_alone(monkeypatch):
+    """A run-out moves only the console's all-ins panel. At a big event all-ins are called about once a
+    second; when each street bumped the tournament's version, every server rebuilt its clock screens'
+    snapshot each time (58 ms each under load, the slowest seconds of a run) for nothing they show."""
+    tournament, tables = await setup(players=2, betting="no_limit")
+    device, token = await database_sync_to_async(pair)(tournament, DeviceKind.CLOCK)
+    clock = await connect(f"/ws/tournaments/{tournament.pk}/clock/", cookie_header(device, token))
+    first_clock = await clock.receive_json_from(timeout=2)
+    console = await connect(
+        f"/ws/tournaments/{tournament.pk}/director/", await database_sync_to_async(_staff_session)()
+    )
+    first_console = await console.receive_json_from(timeout=2)
+    assert first_console["data"]["console"]["all_ins"] == []
+    builds = []
+    real = snapshots.clock_snapshot
+    monkeypatch.setattr(snapshots, "clock_snapshot", lambda pk: builds.append(pk) or real(pk))
+
+    hand = await database_sync_to_async(_all_in_called_and_flop)(tables[0])
+
+    latest = first_console
+    while not await console.receive_nothing(timeout=0.5):  # the last snapshot shows the flop dealt
+        latest = await console.receive_json_from(timeout=2)
+        assert latest["kind"] == "director"
+    assert latest["version"] > first_console["version"]
+    assert latest["data"]["console"]["all_ins"] == [[hand.pk, hand.state_seq]]
+    assert await clock.receive_nothing(timeout=0.3) and builds == []
+    # The clock screens' version (the players' pages and the halt checks follow it too) did not move.
+    assert (await database_sync_to_async(snapshots.clock_snapshot)(tournament.pk))["version"] == first_clock[
+        "version"
+    ]
+    # A console that reconnects gets the same version as the live one: the page's and the socket's agree.
+    assert (await database_sync_to_async(snapshots.director_snapshot)(tournament.pk))["version"] == latest[
+        "version"
+    ]
+
+    # A change the clock screens show still reaches both, each newer than anything it had.
+    await database_sync_to_async(services.pause_clock)(tournament)
+    paused = await clock.receive_json_from(timeout=2)
+    assert paused["version"] > first_clock["version"] and paused["data"]["clock"]["paused"]
+    assert (await console.receive_json_from(timeout=2))["version"] > latest["version"]
+    await clock.disconnect()
+    await console.disconnect()
