@@ -913,11 +913,15 @@ def _hand_finished_with_moves(
 
 
 @transaction.atomic
-def release_and_rebalance(tournament: Tournament, entries: Iterable[int] | None = None) -> None:
+def release_and_rebalance(
+    tournament: Tournament, entries: Iterable[int] | None = None, *, locked: bool = False
+) -> None:
     """Players busted: free their seats now and balance once the bust is committed (R8.3, R8.8).
     ``entries``: the players just busted (late on a Day 1 the field's 8,000 busts are not read again
-    at every bust); by default every busted player still seated."""
-    tournament = _lock(tournament)
+    at every bust); by default every busted player still seated. ``locked``: ``tournament`` was read
+    under its lock in this transaction (the bust itself): not locked a second time."""
+    if not locked:
+        tournament = _lock(tournament)
     _release_busted(tournament, entries)
     _queue_balance(tournament.pk)
 

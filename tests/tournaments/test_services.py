@@ -209,6 +209,31 @@ def test_single_bust_place_is_players_left_before_the_hand_R8_8(running):
     assert (first.place, second.place) == (6, 5)
 
 
+def test_a_bust_reads_the_tournament_once_and_each_busted_player_once_R8_8(running):
+    """A bust runs inside the dealer's hand-ending input, which the next inputs at the server wait
+    for: the tournament is read (locked) once, not again for the audit and the seat release, and the
+    players' names come with their entries, for three busts as for one."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    tournament = running(10)
+    busts = [(zero(e), chips) for e, chips in zip(entries_of(tournament)[:3], (1000, 3000, 2000))]
+    with CaptureQueriesContext(connection) as queries:
+        services.bust_entries(tournament, busts)
+    selects = [q["sql"] for q in queries.captured_queries if q["sql"].lstrip().upper().startswith("SELECT")]
+    assert len([sql for sql in selects if 'FROM "tournaments_tournament"' in sql]) == 1
+    assert not [sql for sql in selects if 'FROM "tournaments_player"' in sql]
+    assert sorted(Entry.objects.filter(pk__in=[e.pk for e, _c in busts]).values_list("place", flat=True)) == [
+        8,
+        9,
+        10,
+    ]
+    # The audit still names each player (from the name read with the entry).
+    assert sorted(AuditEntry.objects.filter(action="entry.bust").values_list("target", flat=True)) == sorted(
+        f"entry:{e.pk} {e.player.name}" for e, _c in busts
+    )
+
+
 def test_equal_starting_chips_share_places_and_prizes_and_the_winner_finishes_it(running):
     """20 entries of 100: pool 2,000, three paid 50/30/20. Two bust together with equal chips when
     three are left: they share 2nd-3rd (600 + 400) at 500 each; the last player wins 1,000."""

@@ -22,7 +22,7 @@ from ..audit import AuditAction, record_audit
 from ..errors import RuleError, StateError
 from ..flight_selectors import check_registration
 from ..models import Deal, Entry, Player, Tournament, clock_changed, tournament_changed
-from ..selectors import clock_of, periods_of, registration_open
+from ..selectors import clock_of, levels_of, periods_of, registration_open
 from .common import MAX_CHIPS, Status, locked
 from .prizes import recompute_prizes
 
@@ -287,7 +287,12 @@ def bust_entries(
     ids = [entry.pk for entry, _chips in busts]
     if len(set(ids)) != len(ids):
         raise ValidationError({"busts": _("An entry is listed twice.")})
-    fresh = Entry.objects.select_for_update().in_bulk(ids)
+    # Locked with their players' names (the audit's labels) and the tournament already locked: no
+    # further read per bust on the dealer's hand end.
+    fresh = Entry.objects.select_for_update(of=("self",)).select_related("player").in_bulk(ids)
+    for current in fresh.values():
+        if current.tournament_id == tournament.pk:
+            current.tournament = tournament
     pairs = []
     for entry, start_chips in busts:
         current = fresh.get(entry.pk)
@@ -319,9 +324,10 @@ def bust_entries(
         pairs.append((current, start_chips))
 
     # While late registration is open the field is not final: those busts are placed when it closes.
-    placing = not registration_open(tournament, now)
+    levels = levels_of(tournament)
+    placing = not registration_open(tournament, now, levels)
     if placing:
-        place_late_registration_busts(tournament, now)
+        place_late_registration_busts(tournament, now, levels=levels)
     players_left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     # R8.6: in hand-for-hand one round (a hand at every table) counts as one hand, so this round's
     # earlier busts at other tables are ranked again together with these.
@@ -360,15 +366,16 @@ def bust_entries(
                 reason=str(_("Hand-for-hand: busts of one round are ranked together (R8.6).")),
             )
 
-    # Two rows are enough to know whether one player is left (not the whole field of 10,000).
-    remaining = list(tournament.entries.filter(status=Entry.Status.ACTIVE)[:2])
-    if len(remaining) <= 1 and not registration_open(tournament, now):
-        close_tournament(tournament, remaining, now)
+    # Counted before these busts, under the tournament's lock: whether one player is left needs no
+    # read (and then one row, not the whole field of 10,000).
+    left = players_left - len(pairs)
+    if left <= 1 and not registration_open(tournament, now, levels):
+        close_tournament(tournament, list(tournament.entries.filter(status=Entry.Status.ACTIVE)[:2]), now)
     else:
         # Only these places changed (the same hand's earlier busts included, R8.6): not the field's.
         recompute_prizes(tournament, placed=[e for e, _c in pairs] + same_hand)
         tournament_changed(tournament.pk)
-        tables_services.release_and_rebalance(tournament, entries=[e.pk for e, _c in pairs])
+        tables_services.release_and_rebalance(tournament, entries=[e.pk for e, _c in pairs], locked=True)
     return [pair[0] for pair in pairs]
 
 
@@ -558,14 +565,17 @@ def _close_place_gap(tournament: Tournament, undone: Entry) -> None:
     Entry.objects.bulk_update(above, ["place", "place_shared_to"])
 
 
-def place_late_registration_busts(tournament: Tournament, now: datetime | None = None) -> int:
+def place_late_registration_busts(
+    tournament: Tournament, now: datetime | None = None, *, levels: list | None = None
+) -> int:
     """Give places to entries that busted while late registration was open, once it has closed (R8.8).
 
     They finish below everyone still in and everyone who busted later: with E entries and P such
     busts, places E-P+1..E, a later bust finishing higher; on one hand, more chips at its start finish
     higher and equal chips share (R8.6). Idempotent: only unplaced busts are placed. Returns how many.
+    ``levels``: the structure's levels when the caller has read them already.
     """
-    if registration_open(tournament, now):
+    if registration_open(tournament, now, levels):
         return 0
     pending = list(
         tournament.entries.select_for_update()
