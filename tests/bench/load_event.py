@@ -944,6 +944,7 @@ def main(argv=None) -> int:
         f"{args.servers} server(s), {mode}, rates {args.rates} x {args.seconds:g}s; {load_average()}"
     )
     say(f"logs in {log_dir}")
+    speed_before = machine_speed()
 
     def stop(signum, _frame):
         raise KeyboardInterrupt(f"signal {signum}")
@@ -1064,6 +1065,7 @@ def main(argv=None) -> int:
             }
             driver.profile_dir = log_dir
         result = asyncio.run(drive(args, driver, event, session, ports, sample_cpu, failures))
+        result.machine = (speed_before, machine_speed())
 
         # In-process snapshot cost, servers idle; the small and the big event's builds alternate.
         # A table between hands reads whether it may deal (the halt check); one in a hand does not.
@@ -1119,6 +1121,7 @@ def main(argv=None) -> int:
 
 @dataclass
 class Result:
+    machine: tuple[float, float] = (0.0, 0.0)  # machine_speed() before the run and after its rates
     open_all: float = 0.0
     connect_first: list[float] = field(default_factory=list)
     console: list[float] = field(default_factory=list)
@@ -1483,6 +1486,20 @@ def cpu_per_input(phases: list[Phase], names: list[str]) -> list[tuple]:
     return rows
 
 
+def machine_speed() -> float:
+    """Seconds a fixed pure-Python loop takes in a process of its own: how fast this machine is right
+    now. Two runs of the same code on a shared host (a virtual machine's neighbours) differed by half
+    in this and by five times in their p99; a run's figures are read beside it."""
+    loop = "import time; t = time.perf_counter(); sum(i * i for i in range(10**7)); print(time.perf_counter() - t)"
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", loop], capture_output=True, text=True, timeout=60, check=True
+        )
+        return float(done.stdout)
+    except (subprocess.SubprocessError, ValueError):
+        return float("nan")
+
+
 def report(args, event, driver: Driver, result: Result, costs: dict, failures: list[str]) -> None:
     say("")
     say("=" * 100)
@@ -1493,6 +1510,11 @@ def report(args, event, driver: Driver, result: Result, costs: dict, failures: l
         f"inputs over {'the tablet socket' if args.inputs == 'socket' else 'HTTP'}"
         f"{'' if args.inputs == 'socket' else ', refresh after input ' + ('on' if args.refresh else 'off')}, "
         f"fold {args.fold:g}, bet {args.bet:g}, shove {args.shove:g}"
+    )
+    before, after = result.machine
+    say(
+        f"machine: a fixed Python loop took {before:.2f} s before the run and {after:.2f} s after its rates "
+        "(both idle; on a shared host this moves by half from one run to the next, and the times below with it)"
     )
     players = len(event.tables) * args.seats
     t = event.timings
