@@ -32,7 +32,8 @@ ordinary input became two statements and no transaction on PostgreSQL (``dealing
 fewer round trips, so fewer waits for the lock), and deals and hand ends fewer statements: at 250 a
 second, answer p50 / p99 25-29 / 172-471 ms before and 4-6 / 34-63 ms after (runs taken in turn).
 Then one statement: the tablet's device is checked in it (``screens.tablet_inputs``).
-``SERVER_GIL_SWITCH_MS``, ``SERVER_INPUT_THREADS`` and ``SERVER_SOCKET_THREADS`` override them.
+``SERVER_GIL_SWITCH_MS``, ``SERVER_INPUT_THREADS`` and ``SERVER_SOCKET_THREADS`` override them;
+``SERVER_TRACE_DIR`` writes down every call these threads run (``config.thread_trace``).
 
 A leaf: it imports no app.
 """
@@ -42,11 +43,14 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from channels.db import database_sync_to_async
+
+from config import thread_trace
 
 
 def _setting(name: str, default: float, low: float, high: float, whole: bool = False) -> float:
@@ -98,7 +102,17 @@ def _off_the_loop(func: Callable, name: str) -> Callable:
     pool = pools.get(name)
     if pool is None:
         pool = pools[name] = ThreadPoolExecutor(_SIZES[name](), thread_name_prefix=name)
-    return database_sync_to_async(func, thread_sensitive=False, executor=pool)
+    trace_folder = thread_trace.folder()
+    if trace_folder is None:
+        return database_sync_to_async(func, thread_sensitive=False, executor=pool)
+    run = database_sync_to_async(
+        thread_trace.traced(func, name, trace_folder), thread_sensitive=False, executor=pool
+    )
+
+    async def queued(*args, **kwargs):
+        return await run(time.time(), *args, **kwargs)
+
+    return queued
 
 
 def on_socket_thread(func: Callable) -> Callable:

@@ -74,6 +74,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from config import gc_pauses  # noqa: E402
+from tests.bench import thread_trace  # noqa: E402
 from tests.bench.load_http import (  # noqa: E402
     HTTPError,
     HTTPPool,
@@ -853,6 +854,11 @@ def parse_args(argv=None):
         help="record py-spy on every daphne during the first rate (collapsed stacks in the log folder)",
     )
     parser.add_argument(
+        "--trace-threads",
+        action="store_true",
+        help="the servers write down every call of their work threads (config.thread_trace); summed at the end",
+    )
+    parser.add_argument(
         "--redis-socket-timeout",
         type=float,
         help="add ?socket_timeout=N to REDIS_URL for every process (redis-py's default is 5 s)",
@@ -1022,6 +1028,8 @@ def main(argv=None) -> int:
         connections.close_all()
 
         # The servers.
+        if args.trace_threads:
+            env["SERVER_TRACE_DIR"] = str(log_dir / "threads")
         processes = Processes(env, log_dir)
         ports = [free_port() for _ in range(args.servers)]
         pids: dict[str, int] = {}
@@ -1097,6 +1105,11 @@ def main(argv=None) -> int:
             for size, cost in zip(sizes, measure(small, big)):
                 costs[f"{name}, {size} {unit}"] = cost
         report(args, event, driver, result, costs, failures)
+        if args.trace_threads:
+            processes.stop_all()  # their last lines flushed
+            say("")
+            say(f"the servers' work threads (tests/bench/thread_trace.py {log_dir / 'threads'}):")
+            say("\n".join(thread_trace.report(log_dir / "threads")))
     except KeyboardInterrupt as stopped:
         failures.append(f"interrupted ({stopped})")
         say("interrupted")

@@ -111,3 +111,52 @@ def test_an_input_never_waits_behind_a_snapshot_build_nor_a_build_behind_an_inpu
     (waited, build_thread), input_thread = asyncio.run(main())
     assert waited, "the input waited behind the build"
     assert build_thread.startswith("socket-db") and input_thread.startswith("input-db")
+
+
+@pytest.mark.django_db
+def test_with_a_trace_folder_every_call_of_the_work_threads_is_written_down_and_summed(monkeypatch, tmp_path):
+    """SERVER_TRACE_DIR (config.thread_trace): what each work thread ran, when it was queued, started
+    and ended, which tests/bench/thread_trace.py sums per second: how a benchmark's slow seconds were
+    read (docs/production.md). Without the variable nothing is written."""
+    from tests.bench import thread_trace as summed
+
+    def build_the_clock():
+        time.sleep(0.03)
+        return "built"
+
+    def shared_build(build):  # as screens.snapshot_hub hands a build to the socket thread
+        return build()
+
+    def an_input():
+        return "applied"
+
+    async def main():
+        return await asyncio.gather(
+            threads.on_socket_thread(shared_build)(build_the_clock), threads.on_input_thread(an_input)()
+        )
+
+    monkeypatch.delenv("SERVER_TRACE_DIR", raising=False)
+    assert asyncio.run(main()) == ["built", "applied"]
+    assert list(tmp_path.iterdir()) == []
+
+    monkeypatch.setenv("SERVER_TRACE_DIR", str(tmp_path / "threads"))
+    assert asyncio.run(main()) == ["built", "applied"]
+    from config import thread_trace
+
+    for writer in thread_trace._writers.values():
+        writer.file.flush()
+    (log,) = (tmp_path / "threads").iterdir()
+    assert log.name == f"threads-{os.getpid()}.log"
+    lines = [line.split() for line in log.read_text().splitlines()]
+    by_pool = {line[3]: line for line in lines}
+    assert set(by_pool) == {"socket-db", "input-db"}
+    queued, started, ended = (float(x) for x in by_pool["socket-db"][:3])
+    assert queued <= started < ended and ended - started >= 0.03
+    assert by_pool["socket-db"][4:] == [
+        "test_with_a_trace_folder_every_call_of_the_work_threads_is_written_down_and_summed.locals.shared_build",
+        "test_with_a_trace_folder_every_call_of_the_work_threads_is_written_down_and_summed.locals.build_the_clock",
+    ]
+    trace = summed.read(log)
+    assert sum(trace.calls.values()) == 2
+    assert trace.busy["socket-db", " ".join(by_pool["socket-db"][4:])] >= 0.03
+    assert any("busiest seconds by the input-db thread" in line for line in summed.summary(trace))
