@@ -62,6 +62,15 @@ def _writer(trace_folder: str) -> _Writer:
     return writer
 
 
+def flush() -> None:
+    """Write out what this process has buffered (a reader that cannot wait for the next second)."""
+    with _writers_lock:
+        writers = list(_writers.values())
+    for writer in writers:
+        with writer.lock:
+            writer.file.flush()
+
+
 def name_of(func) -> str:
     """A function's name without spaces (one field of a line)."""
     name = getattr(func, "__qualname__", None) or type(func).__name__

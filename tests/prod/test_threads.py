@@ -143,8 +143,7 @@ def test_with_a_trace_folder_every_call_of_the_work_threads_is_written_down_and_
     assert asyncio.run(main()) == ["built", "applied"]
     from config import thread_trace
 
-    for writer in thread_trace._writers.values():
-        writer.file.flush()
+    thread_trace.flush()
     (log,) = (tmp_path / "threads").iterdir()
     assert log.name == f"threads-{os.getpid()}.log"
     lines = [line.split() for line in log.read_text().splitlines()]
