@@ -15,6 +15,8 @@ from django.db.models import Count, Q, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.prepared import PreparedQuery
+
 from . import clock as clockmath
 from . import payouts as payoutmath
 from .errors import StateError
@@ -25,9 +27,17 @@ ACTIVE = Entry.Status.ACTIVE
 FINISHED = Tournament.Status.FINISHED
 
 
+# Read by every clock and console build of every tournament, most of them on their own: compiled once.
+_flight_of = PreparedQuery(
+    lambda tournament_id: (
+        Flight.objects.select_related("event").filter(tournament_id=tournament_id).order_by()[:1]
+    )
+)
+
+
 def flight_of(tournament: Tournament) -> Flight | None:
     """The tournament's place in an event (None: a tournament on its own)."""
-    return Flight.objects.select_related("event").filter(tournament_id=tournament.pk).first()
+    return _flight_of.first(tournament.pk)  # one at most: a tournament is one flight
 
 
 def last_day(event: Event) -> int:
