@@ -139,6 +139,11 @@ def field_payload(tournament: Tournament, totals: dict[str, int] | None = None) 
     }
 
 
+RECENT_MOVES = 8
+CHIP_LEADERS = 10
+RESULTS_SHOWN = 30
+
+
 # The clock's reads (every clock screen's and the console's build, once per bust or balance at a big
 # event): their SQL is built once (config.prepared); Django compiled each every time, about 1 ms a query.
 _latest_announcement = PreparedQuery(
@@ -230,11 +235,6 @@ def chip_race_payload(tournament: Tournament, levels: list, table_number: int | 
     if table_number is not None:
         payload["players"] = race.table_rows(table_number)
     return payload
-
-
-RECENT_MOVES = 8
-CHIP_LEADERS = 10
-RESULTS_SHOWN = 30
 
 
 def late_registration_payload(tournament: Tournament, levels: list) -> dict:
