@@ -15,13 +15,7 @@
   var L = window.Live;
   var ID = "999999999"; // the id placeholder in the <template> forms' addresses
 
-  // A form that asks first (data-confirm, e.g. busting a player): no inline handler, the page's
-  // Content-Security-Policy allows none. Delegated, so rows drawn later ask too.
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    var question = form && form.getAttribute && form.getAttribute("data-confirm");
-    if (question && !window.confirm(question)) event.preventDefault();
-  });
+  // A form with data-confirm asks first: static/live/confirm.js, loaded in every page's <head>.
 
   var live, T;
 

@@ -153,3 +153,42 @@ def test_the_floor_counts_busts_undoes_removes_and_corrects_from_the_floor_page(
     page.click("[data-action=staff-language]")
     expect(page.locator("a", has_text="Back to the console")).to_be_visible()
     page.offline.assert_clean()
+
+
+def test_a_removal_clicked_before_the_pages_scripts_run_still_asks_first(server, browser):  # noqa: F811
+    """The console's "are you sure?" questions (a bust, a removal, a void) are asked by a script in the
+    page's head (static/live/confirm.js), not by the console's script at the page's end: a click in
+    the moment after the rows are drawn and before that script has run (here it never loads) still
+    asks, and a "no" changes nothing."""
+    from playwright.sync_api import expect
+
+    base, data = server
+    context = browser.new_context(viewport=VIEWPORT)
+    context.route("**/static/live/console.js", lambda route: route.abort())
+    page = context.new_page()
+    questions = []
+
+    def say_no(dialog):
+        questions.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", say_no)
+    page.goto(f"{base}/login/")
+    page.fill("input[name=username]", data["username"])
+    page.fill("input[name=password]", data["password"])
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/console/")
+    page.goto(f"{base}/console/{data['undo_tournament']}/")
+    rows = page.locator("#entries tbody tr[data-entry]")
+    expect(rows).to_have_count(3)
+    row = rows.first
+    row.locator("summary").click()
+    row.locator("input[name=reason]").fill("no-show")
+    row.locator("button.danger").click()
+    page.wait_for_load_state()
+    assert questions == ["Remove this player from the tournament?"]
+    page.reload()
+    expect(page.locator(".messages")).to_have_count(0)
+    expect(rows).to_have_count(3)
+    expect(rows.locator("details.remove")).to_have_count(3)  # all three still in
+    context.close()
