@@ -8,13 +8,24 @@ tournament and waiting for that table then deadlocked with it; PostgreSQL broke 
 
 So whoever holds the tournament waits at most ``WAIT_MS`` for any other lock: in such a cycle it is
 the one that gives up, well before the deadlock check, and the dealer's input goes through. What gave
-up can always be done again: the balance task is queued again, a director's request answers 503
-with Retry-After and changed nothing (``config.overload``).
+up can always be done again: the balance task is queued again, and a director's action in the
+console is run again here (``run_giving_way``): the click goes through a moment later. Only when it
+gives way every time does it answer 503 with Retry-After, having changed nothing
+(``config.overload``).
 """
 
-from django.db import OperationalError, connection
+import random
+import time
+from collections.abc import Callable
+
+from django.db import OperationalError, connection, transaction
 
 WAIT_MS = 300
+
+# A director's action that gave way runs again at most this often, after a short pause (the dealer's
+# hand end it gave way to commits within milliseconds of getting the tournament).
+ATTEMPTS = 3
+PAUSE_S = (0.05, 0.15)
 
 # SQLSTATE of a lock wait that ran out (lock_timeout) and of a deadlock PostgreSQL broke.
 _GAVE_UP = {"55P03", "40P01"}
@@ -33,3 +44,20 @@ def gave_up_waiting(error: BaseException) -> bool:
     """``error`` is a lock wait that ran out or a broken deadlock: nothing was changed and the same
     work can simply be done again."""
     return isinstance(error, OperationalError) and getattr(error.__cause__, "sqlstate", None) in _GAVE_UP
+
+
+def run_giving_way(func: Callable, *args, **kwargs):
+    """``func(*args, **kwargs)`` in one transaction; when it gave way in a lock cycle, that
+    transaction changed nothing, so it is run again from the start, up to ``ATTEMPTS`` times in all,
+    and the last attempt's error is raised. Inside a transaction already it is simply called: only
+    the outermost transaction can be taken back and run again."""
+    if connection.in_atomic_block:
+        return func(*args, **kwargs)
+    for attempt in range(1, ATTEMPTS + 1):
+        try:
+            with transaction.atomic():
+                return func(*args, **kwargs)
+        except OperationalError as error:
+            if attempt == ATTEMPTS or not gave_up_waiting(error):
+                raise
+        time.sleep(random.uniform(*PAUSE_S))  # a pause, not a secret

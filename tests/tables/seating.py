@@ -4,7 +4,7 @@ what they do to it: players out, transactions run side by side."""
 import threading
 
 import pytest
-from django.db import connections
+from django.db import connection, connections
 
 from tables import services
 from tables.models import Seat, Table
@@ -90,3 +90,15 @@ def run_together(*jobs):
     for thread in threads:
         thread.join(60)
     assert not errors, errors
+
+
+def lock_waiters() -> int:
+    """Connections of this database waiting for a lock now (PostgreSQL). Asked from inside a
+    transaction too, which would otherwise see PostgreSQL's activity as it was at its first look."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND datname = current_database()"
+        )
+        return cursor.fetchone()[0]

@@ -16,7 +16,7 @@ from tests.factories import make_tournament
 from tests.integration.processes import wait_for
 from tournaments.models import Entry, Tournament, tournament_changed
 
-from .seating import assert_consistent, bust_seats, postgresql_only, run_together, seated, table
+from .seating import assert_consistent, bust_seats, lock_waiters, postgresql_only, run_together, seated, table
 
 
 def changed_before_the_lock(monkeypatch, change):
@@ -170,16 +170,6 @@ def test_r8_8_a_hand_end_with_a_bust_does_not_wait_for_the_tables_being_dealt(rn
     decided_while_another_table_deals(tournament, busy, hand_end)
     assert sorted(len(v) for v in seated(tournament).values()) == [7, 7, 8, 8]
     assert_consistent(tournament)
-
-
-def lock_waiters() -> int:
-    """Connections of this database waiting for a lock now."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-            "AND datname = current_database()"
-        )
-        return cursor.fetchone()[0]
 
 
 @postgresql_only

@@ -1,0 +1,88 @@
+"""A director's action that meets a dealer's hand end in a lock cycle gives way and is then done
+(config.locks.run_giving_way, through every console action's check, screens.views.staff).
+
+The dealer's input holds its table and its players' entries from the start and learns only at the
+hand's end that it needs the tournament (a bust, an all-in's run-out); the director's bust holds the
+tournament and then wants that entry. The director's transaction gives up after ``WAIT_MS`` and
+changes nothing, the dealer's input goes through, and the console runs the bust again: the director
+sees "is out", not "the server is busy" (R8.8). PostgreSQL only: SQLite has no row locks."""
+
+import threading
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.urls import reverse
+
+from config import locks
+from tests import factories
+from tests.integration.processes import wait_for
+from tests.tables.seating import lock_waiters, postgresql_only, run_together
+from tournaments.models import Entry, Tournament, tournament_changed
+
+
+def bust_during_a_dealers_hand_end(client, tournament, entry, *, dealers: int = 1):
+    """The director busts ``entry`` from the console while, ``dealers`` times over, a dealer's hand
+    end holding that entry comes to need the tournament the bust holds. Returns the bust's response
+    and how each dealer's transaction ended."""
+    outcome, response = {}, {}
+    holding = threading.Event()
+
+    def dealer(turn: int):
+        with transaction.atomic():
+            list(Entry.objects.select_for_update().filter(pk=entry.pk))  # the dealer's player
+            holding.set()
+            wait_for(lock_waiters, timeout=10, interval=0.01, what="the director waiting for the entry")
+            tournament_changed(tournament.pk)  # the hand ends needing the tournament
+        outcome[turn] = "committed"
+
+    def dealers_in_turn():
+        for turn in range(dealers):
+            dealer(turn)
+            holding.clear()
+
+    def director():
+        holding.wait(10)
+        response["bust"] = client.post(reverse("console-bust", args=[tournament.pk, entry.pk]))
+
+    run_together(dealers_in_turn, director)
+    return response["bust"], outcome
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_r8_8_a_console_bust_gives_way_to_a_dealers_hand_end_and_then_goes_through(client):
+    tournament = factories.make_tournament(players=9)
+    entry = factories.zero(factories.entries_of(tournament)[0])
+    version = Tournament.objects.get(pk=tournament.pk).version
+    client.force_login(User.objects.create_user("td", password="pw", is_staff=True))
+
+    response, outcome = bust_during_a_dealers_hand_end(client, tournament, entry)
+
+    assert outcome == {0: "committed"}  # the dealer's input went through
+    assert response.status_code == 302  # back to the console, no 503
+    page = client.get(response["Location"])
+    assert f"{entry} is out." in page.content.decode()
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.BUSTED and entry.place == 9  # R8.8: the last of nine
+    # Both changes are there: the dealer's and the bust's.
+    assert Tournament.objects.get(pk=tournament.pk).version >= version + 2
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_a_console_action_that_gives_way_every_time_answers_503_and_changes_nothing(client, monkeypatch):
+    """Past ``ATTEMPTS`` cycles in a row, the director is told to try again, and nothing changed."""
+    monkeypatch.setattr(locks, "ATTEMPTS", 2)
+    tournament = factories.make_tournament(players=9)
+    entry = factories.zero(factories.entries_of(tournament)[0])
+    client.force_login(User.objects.create_user("td", password="pw", is_staff=True))
+
+    response, outcome = bust_during_a_dealers_hand_end(client, tournament, entry, dealers=2)
+
+    assert outcome == {0: "committed", 1: "committed"}
+    assert response.status_code == 503
+    assert response["Retry-After"]
+    assert "nothing was changed" in response.content.decode()
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.ACTIVE and entry.place is None
