@@ -46,3 +46,26 @@ def test_postgresql_gets_a_bounded_pool(monkeypatch):
     finally:
         monkeypatch.undo()
         importlib.reload(settings_module)
+
+
+def test_a_console_action_is_not_run_again_when_the_database_is_simply_busy(
+    client, django_user_model, monkeypatch
+):
+    """Only a lock cycle's give-way is run again (config.locks.run_giving_way): a pool that has no
+    connection to give answers 503 at once, after one attempt, not after three waits of 5 s."""
+    from tests import factories
+
+    tournament = factories.make_tournament(players=3)
+    entry = factories.zero(factories.entries_of(tournament)[0])
+    calls = []
+
+    def no_connection(*args, **kwargs):
+        calls.append(args)
+        raise OperationalError("couldn't get a connection after 5.00 sec")
+
+    monkeypatch.setattr(services, "bust_entries", no_connection)
+    client.force_login(django_user_model.objects.create_user("td", password="pw", is_staff=True))
+    response = client.post(f"/console/{tournament.pk}/entries/{entry.pk}/bust/")
+    assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    assert "nothing was changed" in response.content.decode()
+    assert len(calls) == 1
