@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.screens.test_console_browser import staff_signs_in
+
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,11 +61,7 @@ def console(server, browser):
 
 def sign_in(context, base, data):
     page = context.new_page()
-    page.goto(f"{base}/login/")
-    page.fill("input[name=username]", data["username"])
-    page.fill("input[name=password]", data["password"])
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/console/")
+    staff_signs_in(page, base, data["username"], data["password"])
     return page
 
 

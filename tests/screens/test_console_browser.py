@@ -75,6 +75,15 @@ class Offline:
         assert failed == [], failed
 
 
+def staff_signs_in(page, base, username, password):
+    """The staff sign-in page, filled in and sent as a person does; the console list follows."""
+    page.goto(f"{base}/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/console/")
+
+
 @pytest.fixture(scope="module")
 def director(server, browser):
     base, data = server
@@ -82,11 +91,7 @@ def director(server, browser):
     offline = Offline(context, base)
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())  # the console's "are you sure?" questions
-    page.goto(f"{base}/login/")
-    page.fill("input[name=username]", data["username"])
-    page.fill("input[name=password]", data["password"])
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/console/")
+    staff_signs_in(page, base, data["username"], data["password"])
     page.offline = offline
     yield page
     context.close()
@@ -121,11 +126,7 @@ def test_every_page_renders_with_nothing_from_another_host(server, browser):
     page.goto(f"{base}/tablet/{data['hand_table']}/")
     expect(page.locator("body")).to_contain_text("not paired")
     page.goto(f"{base}/clock/{data['clock_tournament']}/")
-    page.goto(f"{base}/login/")
-    page.fill("input[name=username]", data["username"])
-    page.fill("input[name=password]", data["password"])
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/console/")
+    staff_signs_in(page, base, data["username"], data["password"])
     tid = data["clock_tournament"]
     for path in (
         "/console/",

@@ -16,6 +16,7 @@ from tests.screens.test_console_browser import (  # noqa: F401  (shared fixtures
     browser,
     server,
     shot,
+    staff_signs_in,
 )
 
 pytestmark = pytest.mark.browser
@@ -34,11 +35,7 @@ def floor_page(server, browser):  # noqa: F811
         dialog.accept()
 
     page.on("dialog", answer)
-    page.goto(f"{base}/login/")
-    page.fill("input[name=username]", data["floor_username"])
-    page.fill("input[name=password]", data["floor_password"])
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/console/")
+    staff_signs_in(page, base, data["floor_username"], data["floor_password"])
     yield page
     context.close()
 
@@ -173,11 +170,7 @@ def test_a_removal_clicked_before_the_pages_scripts_run_still_asks_first(server,
         dialog.dismiss()
 
     page.on("dialog", say_no)
-    page.goto(f"{base}/login/")
-    page.fill("input[name=username]", data["username"])
-    page.fill("input[name=password]", data["password"])
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/console/")
+    staff_signs_in(page, base, data["username"], data["password"])
     page.goto(f"{base}/console/{data['undo_tournament']}/")
     rows = page.locator("#entries tbody tr[data-entry]")
     expect(rows).to_have_count(3)

@@ -15,7 +15,14 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tests.screens.test_console_browser import VIEWPORT, Offline, browser, server, shot  # noqa: F401
+from tests.screens.test_console_browser import (  # noqa: F401 (shared fixtures)
+    VIEWPORT,
+    Offline,
+    browser,
+    server,
+    shot,
+    staff_signs_in,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -27,11 +34,7 @@ def sign_in(browser, base, data):  # noqa: F811 - the fixture's value
     offline = Offline(context, base)
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())  # "Bust this player out?"
-    page.goto(f"{base}/login/")
-    page.fill("input[name=username]", data["username"])
-    page.fill("input[name=password]", data["password"])
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/console/")
+    staff_signs_in(page, base, data["username"], data["password"])
     return context, page, offline
 
 

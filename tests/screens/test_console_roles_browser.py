@@ -8,7 +8,14 @@ import re
 
 import pytest
 
-from tests.screens.test_console_browser import VIEWPORT, Offline, browser, server, shot  # noqa: F401 (shared fixtures)
+from tests.screens.test_console_browser import (  # noqa: F401 (shared fixtures)
+    VIEWPORT,
+    Offline,
+    browser,
+    server,
+    shot,
+    staff_signs_in,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -18,11 +25,7 @@ def _signed_in(browser, base, username, password):  # noqa: F811
     offline = Offline(context, base)
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())
-    page.goto(f"{base}/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", password)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/console/")
+    staff_signs_in(page, base, username, password)
     return context, page, offline
 
 

@@ -9,7 +9,13 @@ import re
 import pytest
 
 from tests.screens.test_browser import DOCS
-from tests.screens.test_console_browser import VIEWPORT, Offline, browser, server  # noqa: F401 (shared fixtures)
+from tests.screens.test_console_browser import (  # noqa: F401 (shared fixtures)
+    VIEWPORT,
+    Offline,
+    browser,
+    server,
+    staff_signs_in,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -44,11 +50,7 @@ def test_the_director_locks_reserves_opens_breaks_moves_and_shows_the_chart_on_t
     offline = Offline(context, base)
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())  # "Break this table now?"
-    page.goto(f"{base}/login/")
-    page.fill("input[name=username]", data["username"])
-    page.fill("input[name=password]", data["password"])
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{base}/console/")
+    staff_signs_in(page, base, data["username"], data["password"])
     page.goto(f"{base}/console/{tid}/")
     page.click("[data-action=seating-page]")
     page.wait_for_url(f"{base}/console/{tid}/seating/")
