@@ -8,7 +8,8 @@ were the longest turns on that thread (p50 13 ms), and the actions queued behind
 
     WITH dealt AS (INSERT INTO hand (…) VALUES (…) RETURNING id),
          secret AS (INSERT INTO secret (hand_id, …) SELECT dealt.id, … FROM dealt),
-         logged AS (INSERT INTO event (hand_id, …) SELECT dealt.id, … FROM (VALUES …) AS v CROSS JOIN dealt
+         logged AS (INSERT INTO event (hand_id, …) SELECT dealt.id, … FROM jsonb_to_recordset(…) AS v
+                    CROSS JOIN dealt
                     RETURNING id, seq),
          started AS (UPDATE table SET hand_in_progress = true, version = version + <0 or 1>
                      WHERE id = … RETURNING version)
@@ -23,26 +24,24 @@ row is there.
 
 from __future__ import annotations
 
+import functools
+
 from django.db import connection
 
-from config.prepared import insert_fields, insert_params
+from config.prepared import insert_fields, insert_params, recordset, recordset_param
 from tables.models import Table
 
 from .models import Hand, HandEvent, HandSecret
-
-# (events) -> (the statement, the hand's fields, the secret's fields, the events' fields), built once
-# per number of first events.
-_statements: dict[int, tuple[str, list, list, list]] = {}
 
 
 def usable() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _statement(events: int) -> tuple[str, list, list, list]:
-    found = _statements.get(events)
-    if found is not None:
-        return found
+@functools.cache
+def _statement() -> tuple[str, list, list, list]:
+    """The statement, the hand's fields, the secret's fields, the events' fields, built once: the first
+    events are one JSON value (``config.prepared.recordset``), however many there are."""
     quote = connection.ops.quote_name
     hand, event, secret, table = (quote(m._meta.db_table) for m in (Hand, HandEvent, HandSecret, Table))
     hand_fields = insert_fields(Hand)
@@ -54,32 +53,30 @@ def _statement(events: int) -> tuple[str, list, list, list]:
         return f"CAST(%s AS {field.db_type(connection)})"
 
     names = ", ".join(f"c{i}" for i in range(len(event_fields)))
-    row = "(" + ", ".join(cast(f) for f in event_fields) + ")"
     sql = (
         f"WITH dealt AS (INSERT INTO {hand} ({', '.join(quote(f.column) for f in hand_fields)}) "
         f'VALUES ({", ".join(["%s"] * len(hand_fields))}) RETURNING "id"), '
         f'secret AS (INSERT INTO {secret} ("hand_id", {", ".join(quote(f.column) for f in secret_fields)}) '
         f'SELECT dealt."id", {", ".join(cast(f) for f in secret_fields)} FROM dealt), '
         f'logged AS (INSERT INTO {event} ("hand_id", {", ".join(quote(f.column) for f in event_fields)}) '
-        f'SELECT dealt."id", {names} FROM (VALUES {", ".join([row] * events)}) AS v ({names}) '
+        f'SELECT dealt."id", {names} FROM {recordset(event_fields, connection)} '
         f'CROSS JOIN dealt RETURNING "id", "seq"), '
         f'started AS (UPDATE {table} SET "hand_in_progress" = true, "version" = "version" + %s '
         f'WHERE "id" = %s RETURNING "version") '
         f'SELECT (SELECT "id" FROM dealt), (SELECT "version" FROM started), '
         f'ARRAY(SELECT "id" FROM logged ORDER BY "seq")'
     )
-    found = _statements[events] = (sql, hand_fields, secret_fields, event_fields)
-    return found
+    return sql, hand_fields, secret_fields, event_fields
 
 
 def deal(hand: Hand, secret: HandSecret, rows: list[HandEvent], *, bump: bool) -> int:
     """Write the new ``hand`` (unsaved), its ``secret`` and its first events ``rows`` and mark its
     table's hand in progress; ``bump``: add one to the table's version too. Returns the table's
     version; the hand and the rows get their keys."""
-    sql, hand_fields, secret_fields, event_fields = _statement(len(rows))
+    sql, hand_fields, secret_fields, event_fields = _statement()
     params = insert_params([hand], hand_fields, connection)
     params += insert_params([secret], secret_fields, connection)
-    params += insert_params(rows, event_fields, connection)
+    params.append(recordset_param(rows, event_fields))
     params += [1 if bump else 0, hand.table_id]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)

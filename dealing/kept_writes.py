@@ -9,7 +9,8 @@ statement outside a transaction is a transaction of its own, and one round trip:
     WITH moved AS (UPDATE hand SET state = …, state_seq = <end>
                    WHERE id = … AND state_seq = <kept at> AND status = 'running' [AND guard]
                    RETURNING id),
-         logged AS (INSERT INTO event (…) SELECT … FROM (VALUES …) AS v CROSS JOIN moved RETURNING id, seq),
+         logged AS (INSERT INTO event (…) SELECT … FROM jsonb_to_recordset(…) AS v CROSS JOIN moved
+                    RETURNING id, seq),
          dealt AS (UPDATE secret SET events = events || … WHERE hand_id = … AND EXISTS (SELECT FROM moved)),
          bumped AS (UPDATE table SET version = version + 1 WHERE id = … AND EXISTS (SELECT FROM moved)
                     RETURNING version)
@@ -34,29 +35,27 @@ from __future__ import annotations
 from django.db import connection
 
 from config import json_text
-from config.prepared import WriteGuard, insert_fields, insert_params
+from config.prepared import WriteGuard, insert_fields, recordset, recordset_param
 from tables.models import Table
 
 from .models import Hand, HandEvent, HandSecret
 
-# (Rows of events, secrets, the guard's SQL) -> (the statement, the event fields in its order); built
-# once per shape.
-_statements: dict[tuple[int, bool, str], tuple[str, list]] = {}
+# (Secrets, the guard's SQL) -> (the statement, the event fields in its order); built once per shape.
+# The events are one JSON value (``config.prepared.recordset``), however many an input makes.
+_statements: dict[tuple[bool, str], tuple[str, list]] = {}
 
 
 def usable() -> bool:
     return connection.vendor == "postgresql"
 
 
-def _statement(rows: int, with_secrets: bool, guard_sql: str = "") -> tuple[str, list]:
-    found = _statements.get((rows, with_secrets, guard_sql))
+def _statement(with_secrets: bool, guard_sql: str = "") -> tuple[str, list]:
+    found = _statements.get((with_secrets, guard_sql))
     if found is not None:
         return found
     quote = connection.ops.quote_name
     fields = insert_fields(HandEvent)
     hand, event, secret, table = (quote(m._meta.db_table) for m in (Hand, HandEvent, HandSecret, Table))
-    # Every value cast to its column's type: a VALUES list is typed on its own, not by the INSERT.
-    row = "(" + ", ".join(f"CAST(%s AS {f.db_type(connection)})" for f in fields) + ")"
     columns = ", ".join(quote(f.column) for f in fields)
     names = ", ".join(f"c{i}" for i in range(len(fields)))
     # The dealt secrets go with the events (hole cards, burns): only into a hand that has its secrets row.
@@ -76,14 +75,14 @@ def _statement(rows: int, with_secrets: bool, guard_sql: str = "") -> tuple[str,
         f'WHERE "id" = %s AND "state_seq" = %s AND "status" = %s{has_secrets}'
         f'{f" AND ({guard_sql})" if guard_sql else ""} RETURNING "id"), '
         f"logged AS (INSERT INTO {event} ({columns}) SELECT {names} FROM "
-        f"(VALUES {', '.join([row] * rows)}) AS v ({names}) CROSS JOIN moved "
+        f"{recordset(fields, connection)} CROSS JOIN moved "
         f'RETURNING "id", "seq")'
         f"{keep_secrets}, "
         f'bumped AS (UPDATE {table} SET "version" = "version" + 1 '
         f'WHERE "id" = %s AND EXISTS (SELECT 1 FROM moved) RETURNING "version") '
         f'SELECT (SELECT "version" FROM bumped), ARRAY(SELECT "id" FROM logged ORDER BY "seq")'
     )
-    found = _statements[(rows, with_secrets, guard_sql)] = (sql, fields)
+    found = _statements[(with_secrets, guard_sql)] = (sql, fields)
     return found
 
 
@@ -100,7 +99,7 @@ def append(
     hand's public view ``state`` if the hand's row is still at ``kept_seq`` and running (and the
     ``guard`` holds), and bump its table's version. Returns the table's new version (the rows get
     their keys), or None: the hand had moved on (or the guard failed) and nothing was written."""
-    sql, fields = _statement(len(rows), bool(dealt), guard.sql if guard is not None else "")
+    sql, fields = _statement(bool(dealt), guard.sql if guard is not None else "")
     end = kept_seq + len(rows)
     params = [
         json_text.jsonb(state),
@@ -113,7 +112,7 @@ def append(
         params.append(hand.pk)
     if guard is not None:
         params += guard.params
-    params += insert_params(rows, fields, connection)
+    params.append(recordset_param(rows, fields))
     if dealt:
         params += [
             json_text.jsonb({str(seq): event for seq, event in dealt.items()}),

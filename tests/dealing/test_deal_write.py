@@ -7,6 +7,7 @@ suite covers the same deals and ends."""
 import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from config import live
 from dealing import deal_write, services, vault
@@ -64,8 +65,10 @@ def test_a_deal_writes_its_hand_secrets_events_and_table_in_one_statement(staff,
     before = version(table)
     sent = []
     monkeypatch.setattr(live, "send_many", lambda messages: sent.extend(messages))
+    started = timezone.now()
     with CaptureQueriesContext(connection) as captured:
         hand = services.start_next_hand(table, actor=staff, device="T1", client_action_id="deal-1")
+    ended = timezone.now()
     [write] = [sql for sql in writes(captured) if sql not in ("BEGIN", "COMMIT")]
     assert write.startswith("WITH dealt AS (INSERT")
     hand.refresh_from_db()
@@ -77,6 +80,8 @@ def test_a_deal_writes_its_hand_secrets_events_and_table_in_one_statement(staff,
     assert [row.seq for row in rows] == list(range(hand.state_seq + 1))
     assert [row.client_action_id for row in rows] == ["deal-1"] + [None] * (len(rows) - 1)
     assert all(row.device == "T1" and row.actor_id == staff.pk for row in rows)
+    # The events' clock as written (one JSON value, config.prepared.recordset): the moment of the deal.
+    assert all(started <= row.created_at <= ended for row in rows)
     assert Table.objects.get(pk=table.pk).hand_in_progress
     assert version(table) == before + 1
     assert [group for group, _message in sent].count(live.table_group(table.pk)) == 1

@@ -56,6 +56,14 @@ def test_an_ordinary_input_is_one_statement_with_the_transactions_result(staff, 
     stored = HandEvent.objects.get(hand=hand, seq=seq + 1)
     assert [row.pk for row in result.events] == [stored.pk] and stored.type == "action"
     assert stored.actor_id == staff.pk and stored.request_digest
+    # Every column as the input made it (the events are one JSON value: config.prepared.recordset).
+    [made] = result.events
+    assert (stored.payload, stored.device, stored.client_action_id, stored.created_at) == (
+        made.payload,
+        made.device,
+        made.client_action_id,
+        made.created_at,
+    )
     hand.refresh_from_db()
     assert hand.state_seq == seq + 1 and hand.state == replayed_public_view(hand)
     assert version(table) == before + 1
