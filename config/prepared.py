@@ -216,8 +216,6 @@ def insert_params(objs: list[Model], fields: list, connection) -> list:
 
 # What a JSON record carries as it is (``recordset``): numbers, text, booleans, JSON, aware times.
 _RECORD_KINDS = {
-    "AutoField",
-    "BigAutoField",
     "BigIntegerField",
     "BooleanField",
     "CharField",

@@ -32,6 +32,8 @@ save): ``usable`` says whether this connection can.
 
 from __future__ import annotations
 
+import functools
+
 from django.db import connection
 
 from config import json_text
@@ -40,19 +42,15 @@ from tables.models import Table
 
 from .models import Hand, HandEvent, HandSecret
 
-# (Secrets, the guard's SQL) -> (the statement, the event fields in its order); built once per shape.
-# The events are one JSON value (``config.prepared.recordset``), however many an input makes.
-_statements: dict[tuple[bool, str], tuple[str, list]] = {}
-
 
 def usable() -> bool:
     return connection.vendor == "postgresql"
 
 
+@functools.cache
 def _statement(with_secrets: bool, guard_sql: str = "") -> tuple[str, list]:
-    found = _statements.get((with_secrets, guard_sql))
-    if found is not None:
-        return found
+    """The statement and the event fields in its order, built once per shape (secrets, the guard's
+    SQL): the events are one JSON value (``config.prepared.recordset``), however many an input makes."""
     quote = connection.ops.quote_name
     fields = insert_fields(HandEvent)
     hand, event, secret, table = (quote(m._meta.db_table) for m in (Hand, HandEvent, HandSecret, Table))
@@ -82,8 +80,7 @@ def _statement(with_secrets: bool, guard_sql: str = "") -> tuple[str, list]:
         f'WHERE "id" = %s AND EXISTS (SELECT 1 FROM moved) RETURNING "version") '
         f'SELECT (SELECT "version" FROM bumped), ARRAY(SELECT "id" FROM logged ORDER BY "seq")'
     )
-    found = _statements[(with_secrets, guard_sql)] = (sql, fields)
-    return found
+    return sql, fields
 
 
 def append(
