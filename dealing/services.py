@@ -888,16 +888,13 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None, seq: int | None = Non
         table.tournament = _tournament_for_deal.first(table.tournament_id)
     stacks = engine.stacks()
     entry_ids = {int(seat): data["entry"] for seat, data in hand.seats.items()}
-    # One statement, which also locks the entries' rows; only the busted ones are read back.
+    # One statement, which also locks the entries' rows; the busted ones are read by the bust.
     update_rows(Entry, "chips", {entry_id: stacks[seat] for seat, entry_id in entry_ids.items()})
-    out = {entry_id: seat for seat, entry_id in entry_ids.items() if stacks[seat] == 0}
-    busts = []
-    if out:
-        entries = Entry.objects.in_bulk(out)
-        busts = [
-            (entries[entry_id], hand.seats[str(seat)]["chips"])
-            for entry_id, seat in sorted(out.items(), key=lambda item: item[1])
-        ]
+    busts = [
+        (entry_id, hand.seats[str(seat)]["chips"])
+        for seat, entry_id in sorted(entry_ids.items())
+        if stacks[seat] == 0
+    ]
     hand.status = Hand.Status.FINISHED
     hand.finished_at = timezone.now()
     hand.result = engine.result()
@@ -909,7 +906,7 @@ def _finish(hand: Hand, engine: EngineHand, *, actor=None, seq: int | None = Non
         ended.update(state=hand.state, state_seq=seq)
     update_row(Hand, hand.pk, **ended)
     if busts:  # R8.8 places, R8.6 ranking by chips at the start of the hand
-        bust_entries(table.tournament, busts, actor=actor, hand_label=hand.label)
+        bust_entries(table.tournament, busts, actor=actor, hand_label=hand.label, savepoint=False)
     config = hand.config
     hand_finished(
         table,

@@ -240,24 +240,25 @@ def _release_busted(tournament: Tournament, entries: Iterable[int] | None = None
     Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, entry__in=busted).update(
         status=Move.Status.CANCELLED, note=str(_("busted"))
     )
-    seats = list(Seat.objects.filter(table__tournament=tournament, entry__in=busted).select_related("table"))
+    seats = Seat.objects.filter(table__tournament=tournament, entry__in=busted)
     # Their tables first (in id order), then the seats: the lock order of this app (the tournament,
     # its tables, their seats). A table dealing its next hand holds its row and then writes its seats;
-    # writing a seat there before waiting for that table deadlocked the two.
-    list(
+    # writing a seat there before waiting for that table deadlocked the two. Whose seat is where does
+    # not change in between: every move holds the tournament, as this caller does.
+    tables = list(
         Table.objects.select_for_update(no_key=True)
-        .filter(pk__in={seat.table_id for seat in seats})
+        .filter(pk__in=seats.values("table_id"))
         .order_by("pk")
         .values_list("pk", flat=True)
     )
-    for seat in seats:
-        seat.entry = None
-        seat.waits_for_big_blind = False
-        seat.save(update_fields=["entry", "waits_for_big_blind"])
-        table_changed(seat.table_id)
-    if seats:  # every change of who sits where moves the tournament's version (FieldFigures' cache)
-        tournament_changed(tournament.pk)
-    return len(seats)
+    if not tables:
+        return 0
+    released = seats.update(entry=None, waits_for_big_blind=False)
+    for table_id in tables:
+        table_changed(table_id)
+    # Every change of who sits where moves the tournament's version (FieldFigures' cache).
+    tournament_changed(tournament.pk)
+    return released
 
 
 # ---------------------------------------------------------------- writing decisions
@@ -912,18 +913,17 @@ def _hand_finished_with_moves(
     return [row for row in rows if row.status == Move.Status.DONE]
 
 
-@transaction.atomic
 def release_and_rebalance(
     tournament: Tournament, entries: Iterable[int] | None = None, *, locked: bool = False
 ) -> None:
     """Players busted: free their seats now and balance once the bust is committed (R8.3, R8.8).
     ``entries``: the players just busted (late on a Day 1 the field's 8,000 busts are not read again
     at every bust); by default every busted player still seated. ``locked``: ``tournament`` was read
-    under its lock in this transaction (the bust itself): not locked a second time."""
-    if not locked:
-        tournament = _lock(tournament)
-    _release_busted(tournament, entries)
-    _queue_balance(tournament.pk)
+    under its lock in this transaction (the bust itself): not locked a second time, and the bust's
+    transaction is this one (no savepoint of its own)."""
+    with transaction.atomic(savepoint=not locked):
+        _release_busted(tournament if locked else _lock(tournament), entries)
+        _queue_balance(tournament.pk)
 
 
 # ---------------------------------------------------------------- balancing (R8.3-R8.5)

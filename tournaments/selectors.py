@@ -98,7 +98,8 @@ def registration_open(
 
 def entry_totals(tournament: Tournament) -> dict[str, int]:
     """One pass over a tournament's entries for every figure counted from them: entries, re-entries,
-    rebuys and add-ons (the prize pool), players left and the chips in play (the screens' field)."""
+    rebuys and add-ons (the prize pool), players left and the chips in play (the screens' field), and
+    the busted entries with no place yet (busts of late registration, placed when it closes)."""
     active = models.Q(status=Entry.Status.ACTIVE)
     totals = tournament.entries.aggregate(
         entries=models.Count("id"),
@@ -107,6 +108,7 @@ def entry_totals(tournament: Tournament) -> dict[str, int]:
         addons=models.Count("id", filter=models.Q(addon_taken=True)),
         left=models.Count("id", filter=active),
         chips=Sum("chips", filter=active),
+        unplaced=models.Count("id", filter=models.Q(status=Entry.Status.BUSTED, place__isnull=True)),
     )
     return {name: value or 0 for name, value in totals.items()}
 

@@ -124,9 +124,11 @@ def main() -> None:
     )
     timed("a balance after three busts at one table", rolled_back(three_busts_then_balance))
 
-    def a_bust(placed: int):
+    def a_bust(placed: int, hand_end: bool = False):
         """``bust_entries`` for one player of table 1, with ``placed`` players already out and placed
-        (late on a Day 1: 10,000 down to 1,250). Only the bust is timed; the set-up is rolled back."""
+        (late on a Day 1: 10,000 down to 1,250). Only the bust is timed; the set-up is rolled back.
+        ``hand_end``: as the dealer's input that ends the hand runs it (``dealing.services._finish``):
+        the bust by the entry's id and the table's hand end, in the input's transaction."""
         runs = []
         for _ in range(args.repeats):
             try:
@@ -153,9 +155,24 @@ def main() -> None:
                     ).first()
                     Entry.objects.filter(pk=seat.entry_id).update(chips=0)
                     entry = Entry.objects.get(pk=seat.entry_id)
+                    table = Table.objects.select_related("tournament").get(pk=seat.table_id)
+                    if hand_end:
+                        Table.objects.filter(pk=table.pk).update(hand_in_progress=True)
+                        table.hand_in_progress = True
                     wall, cpu = time.perf_counter(), time.process_time()
                     with CaptureQueriesContext(connection) as queries:
-                        bust_entries(Tournament.objects.get(pk=tournament.pk), [(entry, 1000)])
+                        if hand_end:
+                            bust_entries(table.tournament, [(entry.pk, 1000)], savepoint=False)
+                            services.hand_finished(
+                                table,
+                                button_seat=1,
+                                big_blind_seat=3,
+                                busted=True,
+                                savepoint=False,
+                                balance_after_commit=True,
+                            )
+                        else:
+                            bust_entries(table.tournament, [(entry, 1000)])
                     runs.append(
                         (
                             (time.perf_counter() - wall) * 1000,
@@ -168,14 +185,21 @@ def main() -> None:
                 pass
         wall = statistics.median(r[0] for r in runs)
         cpu = statistics.median(r[1] for r in runs)
+        what = (
+            "a dealer's hand end with a bust (bust_entries and hand_finished, one transaction)"
+            if hand_end
+            else "a bust's places and prizes (bust_entries)"
+        )
         print(
-            f"  a bust's places and prizes (bust_entries), {placed} players placed before it: wall {wall:.1f} ms, "
+            f"  {what}, {placed} players placed before it: wall {wall:.1f} ms, "
             f"CPU {cpu:.1f} ms, {runs[0][2]} queries",
             flush=True,
         )
 
     for placed in (0, args.tables * 8 * 8 // 10):
         a_bust(placed)
+    for placed in (0, args.tables * 8 * 8 // 10):
+        a_bust(placed, hand_end=True)
 
     print(
         f"deals at the other tables (another process: lock, write, commit), without and with {args.busts} "

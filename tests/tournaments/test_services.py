@@ -539,6 +539,25 @@ def test_busts_during_late_registration_are_placed_when_it_closes_R8_8(running):
     assert sorted(places) == [9, 10, 11]
 
 
+def test_the_first_bust_after_late_registration_places_its_busts_before_its_own_R8_8(running):
+    """Registration has closed by the clock but nothing has placed its busts yet (the ticker has not
+    run): the next bust places them first, last places to them, and takes the place above."""
+    tournament = running(5, late_registration_until_level=1, max_reentries=1)
+    entries = entries_of(tournament)
+    early = zero(entries[0])
+    services.bust_entries(tournament, [(early, 20000)])
+    _shift_start(tournament, 21)  # level 1 is over; no ticker
+    early.refresh_from_db()
+    assert early.place is None
+    later = zero(entries[1])
+    services.bust_entries(
+        Tournament.objects.get(pk=tournament.pk), [(later.pk, 20000)]
+    )  # by id, as a dealer's hand end
+    early.refresh_from_db(), later.refresh_from_db()
+    assert (early.place, later.place) == (5, 4)
+    assert later.prize == 0 and later.status == Entry.Status.BUSTED
+
+
 def test_late_registration_busts_are_placed_by_the_ticker_when_the_level_ends(running):
     tournament = running(5, late_registration_until_level=1, max_reentries=1)
     out = zero(entries_of(tournament)[0])

@@ -22,7 +22,7 @@ from ..audit import AuditAction, record_audit
 from ..errors import RuleError, StateError
 from ..flight_selectors import check_registration
 from ..models import Deal, Entry, Player, Tournament, clock_changed, tournament_changed
-from ..selectors import clock_of, levels_of, periods_of, registration_open
+from ..selectors import clock_of, entry_totals, levels_of, periods_of, registration_open
 from .common import MAX_CHIPS, Status, locked
 from .prizes import recompute_prizes
 
@@ -260,31 +260,39 @@ def count_table(
     return TableCount(table=table, before=before, after=after, changed=changed)
 
 
-@transaction.atomic
 def bust_entries(
     tournament: Tournament,
-    busts: list[tuple[Entry, int]],
+    busts: list[tuple[Entry | int, int]],
     *,
     actor=None,
     hand_label: str = "",
     now: datetime | None = None,
+    savepoint: bool = True,
 ) -> list[Entry]:
     """Players out of chips after one hand get their places (R8.8, R8.6).
 
-    ``busts`` pairs each entry (0 chips) with its chips at the start of the hand. With N players in
-    before the hand and k busting, they take places N-k+1..N: more starting chips, better place;
-    equal starting chips share the places (and later split their prizes). While late registration
-    is open the field is not final, so those busts are placed when it closes
-    (``place_late_registration_busts``). When one player is left and registration is over, the
-    tournament is finished.
+    ``busts`` pairs each entry (0 chips; an Entry or its id: it is read again under its lock) with its
+    chips at the start of the hand. With N players in before the hand and k busting, they take places
+    N-k+1..N: more starting chips, better place; equal starting chips share the places (and later
+    split their prizes). While late registration is open the field is not final, so those busts are
+    placed when it closes (``place_late_registration_busts``). When one player is left and
+    registration is over, the tournament is finished.
+
+    ``savepoint=False``: the caller's transaction is this one's (the dealer's input that ended the
+    hand), so a refusal here fails that input whole; no savepoint of its own.
     """
+    with transaction.atomic(savepoint=savepoint):
+        return _bust_entries(tournament, busts, actor, hand_label, now)
+
+
+def _bust_entries(tournament, busts, actor, hand_label: str, now: datetime | None) -> list[Entry]:
     now = now or timezone.now()
     tournament = locked(tournament)
     if tournament.status not in (Status.RUNNING, Status.ON_BREAK):
         raise StateError(_("Players bust only while the tournament runs."), code="wrong_status")
     if not busts:
         raise ValidationError({"busts": _("Name at least one entry.")})
-    ids = [entry.pk for entry, _chips in busts]
+    ids = [getattr(entry, "pk", entry) for entry, _chips in busts]
     if len(set(ids)) != len(ids):
         raise ValidationError({"busts": _("An entry is listed twice.")})
     # Locked with their players' names (the audit's labels) and the tournament already locked: no
@@ -294,10 +302,10 @@ def bust_entries(
         if current.tournament_id == tournament.pk:
             current.tournament = tournament
     pairs = []
-    for entry, start_chips in busts:
-        current = fresh.get(entry.pk)
+    for entry_id, (_entry, start_chips) in zip(ids, busts):
+        current = fresh.get(entry_id)
         if current is None or current.tournament_id != tournament.pk:
-            raise ValidationError({"busts": _("Entry %(id)s is not in this tournament.") % {"id": entry.pk}})
+            raise ValidationError({"busts": _("Entry %(id)s is not in this tournament.") % {"id": entry_id}})
         if current.status != Entry.Status.ACTIVE:
             raise StateError(
                 _("%(entry)s is already out.") % {"entry": current}, code="already_busted", field="busts"
@@ -326,9 +334,13 @@ def bust_entries(
     # While late registration is open the field is not final: those busts are placed when it closes.
     levels = levels_of(tournament)
     placing = not registration_open(tournament, now, levels)
-    if placing:
+    # Once the field is final the busts take places and prizes: one pass over the entries counts the
+    # players left, the prize pool's figures (which no bust changes) for the payout table, and the
+    # busts of late registration still to place (none, but once: they are not looked for every time).
+    totals = entry_totals(tournament) if placing else None
+    if placing and totals["unplaced"]:
         place_late_registration_busts(tournament, now, levels=levels)
-    players_left = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    players_left = totals["left"] if totals else tournament.entries.filter(status=Entry.Status.ACTIVE).count()
     # R8.6: in hand-for-hand one round (a hand at every table) counts as one hand, so this round's
     # earlier busts at other tables are ranked again together with these.
     same_hand = _busted_earlier_this_round(tournament) if placing else []
@@ -373,7 +385,7 @@ def bust_entries(
         close_tournament(tournament, list(tournament.entries.filter(status=Entry.Status.ACTIVE)[:2]), now)
     else:
         # Only these places changed (the same hand's earlier busts included, R8.6): not the field's.
-        recompute_prizes(tournament, placed=[e for e, _c in pairs] + same_hand)
+        recompute_prizes(tournament, placed=[e for e, _c in pairs] + same_hand, totals=totals)
         tournament_changed(tournament.pk)
         tables_services.release_and_rebalance(tournament, entries=[e.pk for e, _c in pairs], locked=True)
     return [pair[0] for pair in pairs]

@@ -18,7 +18,9 @@ from ..selectors import payout_table, prize_pool
 from .common import MAX_CHIPS, Status, locked
 
 
-def recompute_prizes(tournament: Tournament, *, placed: Iterable[Entry] | None = None) -> None:
+def recompute_prizes(
+    tournament: Tournament, *, placed: Iterable[Entry] | None = None, totals: dict[str, int] | None = None
+) -> None:
     """Each placed entry's prize from the current table; shared places split their prizes (R8.6).
 
     After a deal, each player in it is paid their deal amount (from the deal on, still in or not),
@@ -28,7 +30,10 @@ def recompute_prizes(tournament: Tournament, *, placed: Iterable[Entry] | None =
     ``placed``: only these entries' places changed (a bust): only their places are worked out, with
     everyone who shares them, as the pool and the table stand. Late on a big Day 1 the whole field's
     prizes meant reading 8,000 placed entries at every bust (a quarter of a second in the dealer's
-    input that ended the hand). With a deal made, everything is worked out as always."""
+    input that ended the hand). With a deal made, everything is worked out as always.
+
+    ``totals``: ``entry_totals`` as read in this transaction, when the caller has them (the pool's
+    figures: entries, re-entries, rebuys and add-ons)."""
     deal = Deal.objects.filter(tournament=tournament).first()
     if placed is not None and deal is None:
         groups = {(e.place, e.place_shared_to or e.place) for e in placed if e.place is not None}
@@ -39,7 +44,7 @@ def recompute_prizes(tournament: Tournament, *, placed: Iterable[Entry] | None =
             place__gte=min(first for first, _last in groups), place__lte=max(first for first, _last in groups)
         ).order_by("place", "pk")
         sharing = [e for e in members if (e.place, e.place_shared_to or e.place) in groups]
-        changed = _prizes_by_place(tournament, sharing, {})
+        changed = _prizes_by_place(tournament, sharing, {}, totals)
         if changed:
             Entry.objects.bulk_update(changed, ["prize"])
         return
@@ -61,13 +66,15 @@ def recompute_prizes(tournament: Tournament, *, placed: Iterable[Entry] | None =
         Entry.objects.bulk_update(changed, ["prize"])
 
 
-def _prizes_by_place(tournament: Tournament, placed: list[Entry], dealt: dict[int, int]) -> list[Entry]:
+def _prizes_by_place(
+    tournament: Tournament, placed: list[Entry], dealt: dict[int, int], totals: dict[str, int] | None = None
+) -> list[Entry]:
     """The placed entries (in place order) not in a deal get their place's prize; returns those whose
     prize changed. The table is worked out only when someone holds a place: a registration before the
     first bust (10,000 of them at a big event) costs two small reads, not a payout table of the field."""
     if not placed:
         return []
-    amounts = payout_table(tournament)
+    amounts = payout_table(tournament, totals)
     changed = []
     groups: dict[tuple[int, int], list[Entry]] = {}
     for entry in placed:
