@@ -353,12 +353,28 @@ def press(page, key):
     page.wait_for_load_state()
 
 
+def live_drawn(page):
+    """As a director would act: once the page shows the live state (its first snapshot drawn), not
+    while the panels may still move under the pointer."""
+    from playwright.sync_api import expect
+
+    expect(page.locator("#console-live")).to_have_attribute("data-shown-version", re.compile(r"\d+"))
+
+
+def bust(page, name):
+    """The director busts a player with no chips left (R8.8): the Bust button of their row, the
+    question answered yes (the ``director`` fixture), and the page back with "… is out."."""
+    from playwright.sync_api import expect
+
+    live_drawn(page)
+    page.locator(f"#entries tr:has-text('{name}') button.link:has-text('Bust')").click()
+    expect(page.locator(".messages")).to_contain_text(f"{name} is out.")
+
+
 def remove(page, name, reason="no-show"):
     from playwright.sync_api import expect
 
-    # As a director would: once the page shows the live state (its first snapshot drawn), not while
-    # the panels may still move under the pointer.
-    expect(page.locator("#console-live")).to_have_attribute("data-shown-version", re.compile(r"\d+"))
+    live_drawn(page)
     row = page.locator(f"#entries tr:has-text('{name}')")
     row.locator("details.remove summary").click()
     expect(row.locator("details.remove")).to_have_attribute("open", "")

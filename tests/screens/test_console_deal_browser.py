@@ -9,7 +9,14 @@ Chromium (Playwright) against the browser tests' server (tests/screens/browser_s
 
 import pytest
 
-from tests.screens.test_console_browser import browser, director, remove, server, shot  # noqa: F401 (shared fixtures)
+from tests.screens.test_console_browser import (  # noqa: F401 (shared fixtures)
+    browser,
+    bust,
+    director,
+    remove,
+    server,
+    shot,
+)
 from tournaments import deals
 
 pytestmark = pytest.mark.browser
@@ -29,8 +36,7 @@ def test_a_three_way_icm_deal_with_money_left_to_play_for_is_recorded_and_paid(s
     page.goto(f"{base}/console/{tid}/")
     # The two short stacks lost their last hand: bust them (places 5 and 4, R8.8).
     for name in ("Player 5", "Player 4"):
-        page.locator(f"#entries tr:has-text('{name}') button.link:has-text('Bust')").click()
-        expect(page.locator(".messages")).to_contain_text(f"{name} is out.")
+        bust(page, name)
     # The three left ask for a deal: the director opens the deal page from the payouts panel.
     page.click("#payouts [data-action=deal]")
     page.click("[data-action=start-talk]")
