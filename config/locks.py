@@ -8,17 +8,20 @@ tournament and waiting for that table then deadlocked with it; PostgreSQL broke 
 
 So whoever holds the tournament waits at most ``WAIT_MS`` for any other lock: in such a cycle it is
 the one that gives up, well before the deadlock check, and the dealer's input goes through. What gave
-up can always be done again: the balance task is queued again, and a director's action in the
-console is run again here (``run_giving_way``): the click goes through a moment later. Only when it
-gives way every time does it answer 503 with Retry-After, having changed nothing
-(``config.overload``).
+up can always be done again: the balance task is queued again, and a director's action (in the
+console or through the API) is run again here (``run_giving_way``, by ``GiveWayMiddleware``): the
+click or the request goes through a moment later. Only when it gives way every time does it answer
+503 with Retry-After, having changed nothing (``config.overload``).
 """
 
 import random
 import time
 from collections.abc import Callable
 
-from django.db import OperationalError, connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
+from config.overload import overloaded
+
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")  # reads: nothing to give way
 
 WAIT_MS = 300
 
@@ -61,3 +64,46 @@ def run_giving_way(func: Callable, *args, **kwargs):
             if attempt == ATTEMPTS or not gave_up_waiting(error):
                 raise
         time.sleep(random.uniform(*PAUSE_S))  # a pause, not a secret
+
+
+def gives_way(view: Callable) -> Callable:
+    """Marks a view whose writes ``GiveWayMiddleware`` runs again when they gave way (every API view
+    is, without the mark)."""
+    view.gives_way = True
+    return view
+
+
+def _gives_way(view: Callable) -> bool:
+    # Here, not at the top: DRF's views read its settings, whose classes import the apps' models,
+    # which import this module.
+    from rest_framework.views import APIView
+
+    cls = getattr(view, "cls", None)  # DRF's as_view() names its class
+    return getattr(view, "gives_way", False) or (isinstance(cls, type) and issubclass(cls, APIView))
+
+
+class GiveWayMiddleware:
+    """Last in MIDDLEWARE: an unsafe request to the API or to a view marked ``gives_way`` (the
+    console's actions) runs its view in one transaction, run again when it gave way in a lock cycle
+    (``run_giving_way``). After every other middleware's view check (CSRF among them): it calls the
+    view itself, so what the others do around the view still happens once."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view, args, kwargs):
+        if request.method in SAFE_METHODS or not _gives_way(view):
+            return None
+        # Read now: each attempt parses the same body (a request's stream can be read only once).
+        request.body  # noqa: B018
+        try:
+            return run_giving_way(view, request, *args, **kwargs)
+        except (OperationalError, InterfaceError) as error:
+            # A view called here is past the other middlewares' exception hooks: the overload's 503.
+            response = overloaded(request, error)
+            if response is None:
+                raise
+            return response

@@ -25,13 +25,18 @@ class OverloadMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        if not isinstance(exception, OperationalError | InterfaceError):
-            return None
-        logger.warning("overloaded, answered 503: %s %s: %s", request.method, request.path, exception)
-        message = _("The server is busy: nothing was changed. Try again in a moment.")
-        if request.path.startswith("/api/"):
-            response = JsonResponse({"detail": message, "code": "overloaded"}, status=503)
-        else:
-            response = HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
-        response["Retry-After"] = str(RETRY_AFTER_SECONDS)
-        return response
+        return overloaded(request, exception)
+
+
+def overloaded(request, exception) -> HttpResponse | None:
+    """The 503 for a database that could not be had (``exception``), or None for any other error."""
+    if not isinstance(exception, OperationalError | InterfaceError):
+        return None
+    logger.warning("overloaded, answered 503: %s %s: %s", request.method, request.path, exception)
+    message = _("The server is busy: nothing was changed. Try again in a moment.")
+    if request.path.startswith("/api/"):
+        response = JsonResponse({"detail": message, "code": "overloaded"}, status=503)
+    else:
+        response = HttpResponse(message, status=503, content_type="text/plain; charset=utf-8")
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response

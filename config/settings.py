@@ -84,6 +84,8 @@ MIDDLEWARE = [
     # A sign-in posted while locked out is 429 with Retry-After (config.lockout). Under daphne the
     # whole chain runs in the request's one thread, whatever the order (config.asgi_handler).
     "config.lockout.LoginLockoutMiddleware",
+    # Last: an action that gave way in a lock cycle is run again (config.locks), after every view check.
+    "config.locks.GiveWayMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"

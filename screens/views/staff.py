@@ -6,9 +6,8 @@ from functools import wraps
 
 from django.contrib.auth.decorators import user_passes_test
 from django.core.exceptions import PermissionDenied, ValidationError
-from rest_framework.permissions import SAFE_METHODS
 
-from config.locks import run_giving_way
+from config.locks import gives_way
 from config.permissions import is_staff
 
 from ..roles import CAPABILITIES, may, refusal
@@ -29,15 +28,13 @@ def console_can(capability: str):
         def checked(request, *args, **kwargs):
             if not may(request.user, capability):
                 raise PermissionDenied(refusal(request.user, capability))
-            if request.method in SAFE_METHODS:
-                return view(request, *args, **kwargs)
-            # An action is one transaction, run again when it gave way to a dealer's hand end in a
-            # lock cycle (config.locks): the director's click goes through instead of a 503.
-            return run_giving_way(view, request, *args, **kwargs)
+            return view(request, *args, **kwargs)
 
         # Read by the test that walks every console URL: each view says which area it belongs to.
         checked.console_capability = capability
-        return checked
+        # An action is one transaction, run again when it gave way to a dealer's hand end in a lock
+        # cycle (config.locks.GiveWayMiddleware): the director's click goes through instead of a 503.
+        return gives_way(checked)
 
     return decorate
 

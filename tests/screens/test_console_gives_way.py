@@ -1,5 +1,5 @@
 """A director's action that meets a dealer's hand end in a lock cycle gives way and is then done
-(config.locks.run_giving_way, through every console action's check, screens.views.staff).
+(config.locks.GiveWayMiddleware: every console action, screens.views.staff, and every API write).
 
 The dealer's input holds its table and its players' entries from the start and learns only at the
 hand's end that it needs the tournament (a bust, an all-in's run-out); the director's bust holds the
@@ -21,10 +21,19 @@ from tests.tables.seating import lock_waiters, postgresql_only, run_together
 from tournaments.models import Entry, Tournament, tournament_changed
 
 
-def bust_during_a_dealers_hand_end(client, tournament, entry, *, dealers: int = 1):
-    """The director busts ``entry`` from the console while, ``dealers`` times over, a dealer's hand
-    end holding that entry comes to need the tournament the bust holds. Returns the bust's response
-    and how each dealer's transaction ended."""
+def console_bust(client, tournament, entry):
+    return client.post(reverse("console-bust", args=[tournament.pk, entry.pk]))
+
+
+def api_bust(client, tournament, entry):
+    body = {"busts": [{"entry": entry.pk, "chips_at_start": 1000}], "hand_label": "T1 H7"}
+    return client.post(f"/api/tournaments/{tournament.pk}/bust/", body, content_type="application/json")
+
+
+def bust_during_a_dealers_hand_end(client, tournament, entry, *, dealers: int = 1, bust=console_bust):
+    """The director busts ``entry`` (from the console, or ``bust``) while, ``dealers`` times over, a
+    dealer's hand end holding that entry comes to need the tournament the bust holds. Returns the
+    bust's response and how each dealer's transaction ended."""
     outcome, response = {}, {}
     holding = threading.Event()
 
@@ -43,7 +52,7 @@ def bust_during_a_dealers_hand_end(client, tournament, entry, *, dealers: int = 
 
     def director():
         holding.wait(10)
-        response["bust"] = client.post(reverse("console-bust", args=[tournament.pk, entry.pk]))
+        response["bust"] = bust(client, tournament, entry)
 
     run_together(dealers_in_turn, director)
     return response["bust"], outcome
@@ -84,5 +93,39 @@ def test_a_console_action_that_gives_way_every_time_answers_503_and_changes_noth
     assert response.status_code == 503
     assert response["Retry-After"]
     assert "nothing was changed" in response.content.decode()
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.ACTIVE and entry.place is None
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_r8_8_an_api_bust_gives_way_to_a_dealers_hand_end_and_then_goes_through(client):
+    """The same through the API: the client gets the bust's answer, not a 503 to send again."""
+    tournament = factories.make_tournament(players=9)
+    entry = factories.zero(factories.entries_of(tournament)[0])
+    client.force_login(User.objects.create_user("td", password="pw", is_staff=True))
+
+    response, outcome = bust_during_a_dealers_hand_end(client, tournament, entry, bust=api_bust)
+
+    assert outcome == {0: "committed"}
+    assert response.status_code == 200, response.content
+    assert [(e["id"], e["place"]) for e in response.json()] == [(entry.pk, 9)]  # R8.8
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.BUSTED and entry.bust_hand_label == "T1 H7"
+
+
+@postgresql_only
+@pytest.mark.django_db(transaction=True)
+def test_an_api_write_that_gives_way_every_time_answers_503_with_retry_after(client, monkeypatch):
+    monkeypatch.setattr(locks, "ATTEMPTS", 2)
+    tournament = factories.make_tournament(players=9)
+    entry = factories.zero(factories.entries_of(tournament)[0])
+    client.force_login(User.objects.create_user("td", password="pw", is_staff=True))
+
+    response, outcome = bust_during_a_dealers_hand_end(client, tournament, entry, dealers=2, bust=api_bust)
+
+    assert outcome == {0: "committed", 1: "committed"}
+    assert response.status_code == 503 and int(response["Retry-After"]) > 0
+    assert response.json()["code"] == "overloaded"
     entry.refresh_from_db()
     assert entry.status == Entry.Status.ACTIVE and entry.place is None
