@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError, connection, transaction
+
 from config.overload import overloaded
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")  # reads: nothing to give way
