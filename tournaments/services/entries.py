@@ -336,7 +336,7 @@ def _bust_entries(tournament, busts, actor, hand_label: str, now: datetime | Non
     placing = not registration_open(tournament, now, levels)
     # Once the field is final the busts take places and prizes: one pass over the entries counts the
     # players left, the prize pool's figures (which no bust changes) for the payout table, and the
-    # busts of late registration still to place (none, but once: they are not looked for every time).
+    # busts of late registration still to place (usually none: they are read only when there are some).
     totals = entry_totals(tournament) if placing else None
     if placing and totals["unplaced"]:
         place_late_registration_busts(tournament, now, levels=levels)
