@@ -21,7 +21,7 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Case, Count, Max, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -340,21 +340,44 @@ def _write(
     for _row, m in moving_now:
         start.setdefault(m.player, (m.from_table, m.from_seat))
         end[m.player] = (m.to_table, m.to_seat)
-    for player, (number, seat) in start.items():
-        freed = Seat.objects.filter(table=tables[number], number=seat, entry_id=player).update(
-            entry=None, waits_for_big_blind=False
-        )
-        if freed != 1:
+
+    # One statement each way, whatever the number of players (a table breaking moves eight): each
+    # seat is matched on who sits there (or on being empty), so a count short of the moves means the
+    # seating changed since it was read, and the whole decision is taken back.
+    def seat_is(number: int, seat: int) -> Q:
+        return Q(table_id=tables[number].pk, number=seat)
+
+    if start:
+        freed = Seat.objects.filter(
+            functools.reduce(
+                Q.__or__,
+                (seat_is(number, seat) & Q(entry_id=player) for player, (number, seat) in start.items()),
+            )
+        ).update(entry=None, waits_for_big_blind=False)
+        if freed != len(start):
             raise StateError(
                 _("Seating changed while moves were decided; try again."), code="seating_changed"
             )
-    for player, (number, seat) in end.items():
+    if end:
         # R8.1: dealt in at once unless seated between the small blind and the button.
-        waits = snapshot.field.tables[number].between_small_blind_and_button(seat)
-        taken = Seat.objects.filter(table=tables[number], number=seat, entry__isnull=True).update(
-            entry_id=player, waits_for_big_blind=waits, seated_at=now
+        arrivals = [
+            (
+                seat_is(number, seat),
+                player,
+                snapshot.field.tables[number].between_small_blind_and_button(seat),
+            )
+            for player, (number, seat) in end.items()
+        ]
+        taken = Seat.objects.filter(
+            functools.reduce(Q.__or__, (where for where, _p, _w in arrivals)), entry__isnull=True
+        ).update(
+            entry_id=Case(*(When(where, then=Value(player)) for where, player, _w in arrivals)),
+            waits_for_big_blind=Case(
+                *(When(where, then=Value(waits)) for where, _p, waits in arrivals), default=Value(False)
+            ),
+            seated_at=now,
         )
-        if taken != 1:
+        if taken != len(end):
             raise StateError(
                 _("Seating changed while moves were decided; try again."), code="seating_changed"
             )
@@ -362,11 +385,16 @@ def _write(
         row.status = Move.Status.DONE
         row.applied_at = now
         changed_tables.update({tables[m.from_table].pk, tables[m.to_table].pk})
+    new_rows = []
     for row, m in rows:
-        if m.pending and row.pk is None:
-            row.status = Move.Status.PENDING
-            changed_tables.update({tables[m.from_table].pk, tables[m.to_table].pk})
-        row.save()
+        if row.pk is None:
+            if m.pending:
+                row.status = Move.Status.PENDING
+                changed_tables.update({tables[m.from_table].pk, tables[m.to_table].pk})
+            new_rows.append(row)
+        else:  # a move that waited for its hand, made now
+            row.save(update_fields=["status", "applied_at"])
+    Move.objects.bulk_create(new_rows)
     if decision.final_redraw:
         final = tables[decision.final_table]
         final.button_seat = final.big_blind_seat = None

@@ -1,8 +1,11 @@
 import pytest
+from django.db import transaction
 
 from tables import services
 from tables.models import Move, Seat, SeatDraw, Table
 from tests.factories import make_tournament
+from tournaments.errors import StateError
+from tournaments.models import Entry
 
 from .seating import assert_consistent, bust, seated
 
@@ -39,6 +42,62 @@ def test_the_drawn_tables_and_seats_are_written_as_the_models_say_R8_1():
         assert (seat.seated_at is not None) == (seat.entry_id is not None)
         assert not seat.locked and not seat.waits_for_big_blind
         assert seat.lock_reason == seat.reserved_for == seat.reserved_key == ""
+
+
+def _a_break_decided(rng):
+    """Tables of 7, 7 and 6 with four busts at table 3 and nothing written yet: the 16 left fit at two
+    tables, so the decision breaks table 3 (R8.4) and moves its two players on."""
+    tournament = make_tournament(players=20, rng=rng)
+    out = Seat.objects.filter(table__tournament=tournament, table__number=3, entry__isnull=False)
+    for entry_id in list(out.values_list("entry_id", flat=True)[:4]):
+        Entry.objects.filter(pk=entry_id).update(status=Entry.Status.BUSTED, chips=0)
+    services.release_and_rebalance(tournament)
+    snapshot = services._Snapshot(tournament, rng=rng, lock=True)  # read as the balance writes it
+    decision = snapshot.field.decide()
+    assert decision.broken == [3] and len(decision.moves) == 2
+    return tournament, snapshot, decision
+
+
+def test_a_break_moves_each_player_once_and_records_every_move_R8_4(rng):
+    tournament, snapshot, decision = _a_break_decided(rng)
+    with transaction.atomic():
+        rows = services._write(snapshot, decision)
+    assert [r.pk is not None and r.status == Move.Status.DONE for r in rows] == [True] * 2
+    for move in decision.moves:
+        seat = Seat.objects.get(
+            table__tournament=tournament, table__number=move.to_table, number=move.to_seat
+        )
+        assert seat.entry_id == move.player and seat.seated_at is not None
+    assert not Seat.objects.filter(
+        table__number=3, table__tournament=tournament, entry__isnull=False
+    ).exists()
+    assert_consistent(tournament)
+
+
+def test_moves_written_after_the_seating_changed_under_them_are_refused_R8_4(rng):
+    """The decision is written only onto the seating it was read from: a mover no longer in their
+    seat, or a seat taken meanwhile, refuses the whole decision (409 seating_changed), nothing moved."""
+    tournament, snapshot, decision = _a_break_decided(rng)
+    before = seated(tournament)
+    first = decision.moves[0]
+    stays = Seat.objects.filter(table__tournament=tournament, table__number=1, entry__isnull=False).first()
+
+    def mover_left():
+        Seat.objects.filter(entry_id=first.player).update(entry=None)
+
+    def seat_taken():
+        Seat.objects.filter(pk=stays.pk).update(entry=None)
+        Seat.objects.filter(
+            table__tournament=tournament, table__number=first.to_table, number=first.to_seat
+        ).update(entry=stays.entry_id)
+
+    for change in (mover_left, seat_taken):
+        with pytest.raises(StateError) as refused, transaction.atomic():
+            change()
+            services._write(snapshot, decision)
+        assert refused.value.code == "seating_changed"
+        assert seated(tournament) == before
+        assert not Move.objects.filter(tournament=tournament).exists()
 
 
 def test_bust_outs_keep_tables_within_one_and_break_tables(rng):
