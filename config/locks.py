@@ -19,10 +19,9 @@ import time
 from collections.abc import Callable
 
 from django.db import InterfaceError, OperationalError, connection, transaction
+from rest_framework.permissions import SAFE_METHODS
 
 from config.overload import overloaded
-
-SAFE_METHODS = ("GET", "HEAD", "OPTIONS")  # reads: nothing to give way
 
 WAIT_MS = 300
 
@@ -68,8 +67,8 @@ def run_giving_way(func: Callable, *args, **kwargs):
 
 
 def gives_way(view: Callable) -> Callable:
-    """Marks a view whose writes ``GiveWayMiddleware`` runs again when they gave way (every API view
-    is, without the mark)."""
+    """Marks a view whose writes ``GiveWayMiddleware`` runs again when they gave way. Every API view
+    is, without the mark, unless its class says ``gives_way = False`` (a dealer's input)."""
     view.gives_way = True
     return view
 
@@ -80,7 +79,9 @@ def _gives_way(view: Callable) -> bool:
     from rest_framework.views import APIView
 
     cls = getattr(view, "cls", None)  # DRF's as_view() names its class
-    return getattr(view, "gives_way", False) or (isinstance(cls, type) and issubclass(cls, APIView))
+    if isinstance(cls, type) and issubclass(cls, APIView):
+        return getattr(cls, "gives_way", True)
+    return getattr(view, "gives_way", False)
 
 
 class GiveWayMiddleware:

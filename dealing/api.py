@@ -84,6 +84,11 @@ def _device(request) -> str:
 
 class HandListView(APIView):
     permission_classes = [DealingPermission]
+    # A dealer's input is not wrapped and run again by config.locks.GiveWayMiddleware: it holds its
+    # table and is the side that goes through in a lock cycle, and a transaction around it would make
+    # a kept hand's one-statement write (dealing.kept_writes) a transaction of its own, and a deal's
+    # transaction a savepoint: round trips on every input, as on the tablet's socket, which skips it too.
+    gives_way = False
 
     @extend_schema(
         summary="Hands (filter by table, tournament or status)",
@@ -195,6 +200,7 @@ class OptionsView(APIView):
 
 class ActionView(APIView):
     permission_classes = [DealingPermission]
+    gives_way = False  # a dealer's input, as a deal (HandListView)
 
     @extend_schema(
         summary=(

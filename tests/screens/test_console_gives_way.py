@@ -113,3 +113,59 @@ def test_an_action_that_gives_way_every_time_answers_503_and_changes_nothing(cli
     assert "nothing was changed" in response.content.decode()
     entry.refresh_from_db()
     assert entry.status == Entry.Status.ACTIVE and entry.place is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_dealers_input_is_not_wrapped_and_a_directors_bust_is(monkeypatch):
+    """Which writes GiveWayMiddleware runs in a transaction of its own, to run again: a director's
+    API bust is; a tablet's deal and action are not (they are the side that goes through, and the
+    wrapping would cost every input round trips: dealing.api). Read inside the service called."""
+    from django.db import connection
+    from rest_framework.test import APIClient
+
+    from dealing import services as dealing
+    from screens.pairing import create_pairing_code, redeem_pairing_code
+    from tournaments import services as tournaments
+
+    in_a_transaction = {}
+
+    def watched(module, name):
+        real = getattr(module, name)
+
+        def service(*args, **kwargs):
+            in_a_transaction[name] = connection.in_atomic_block
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, service)
+
+    for module, name in (
+        (dealing, "start_next_hand"),
+        (dealing, "apply_input"),
+        (tournaments, "bust_entries"),
+    ):
+        watched(module, name)
+    tournament, table = factories.make_table(stacks=(1000, 1000, 1000), table_size=4)
+    director = User.objects.create_user("td", password="pw", is_staff=True)
+    _device, token = redeem_pairing_code(
+        create_pairing_code(tournament=tournament, kind="tablet", table=table, actor=director).code
+    )
+    tablet = APIClient()
+    tablet.credentials(HTTP_AUTHORIZATION=f"Device {token}")
+    hand = tablet.post("/api/hands/", {"table": table.pk}, format="json").json()
+    acted = tablet.post(
+        f"/api/hands/{hand['id']}/actions/",
+        {"client_action_id": "a1", "expected_seq": hand["seq"], "seat": 1, "action": "call"},
+        format="json",
+    )
+    assert acted.status_code == 200, acted.json()
+    api = APIClient()
+    api.force_authenticate(director)
+    out = factories.make_tournament(players=9)
+    entry = factories.zero(factories.entries_of(out)[0])
+    busted = api.post(
+        f"/api/tournaments/{out.pk}/bust/",
+        {"busts": [{"entry": entry.pk, "chips_at_start": 1000}]},
+        format="json",
+    )
+    assert busted.status_code == 200, busted.json()
+    assert in_a_transaction == {"start_next_hand": False, "apply_input": False, "bust_entries": True}
