@@ -665,10 +665,10 @@ def console_payload(tournament: Tournament, levels: list, totals: dict | None = 
 def director_version(tournament_id: int) -> int:
     """The console's version: the tournament's (everything a clock screen shows) plus its own (what
     only the console shows, ``console_changed``). Both only grow, so their sum does too."""
-    version, console_version = Tournament.objects.values_list("version", "console_version").get(
+    version, console_version = Tournament.objects.values_list("version", "console_counter__version").get(
         pk=tournament_id
     )
-    return version + console_version
+    return version + (console_version or 0)  # no row: no run-out yet
 
 
 def director_snapshot(tournament_id: int) -> dict:

@@ -7,7 +7,7 @@ computes everything else from them.
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import models
+from django.db import connection, models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
@@ -160,9 +160,6 @@ class Tournament(models.Model):
     clock_version = models.PositiveBigIntegerField(_("clock version"), default=0)
     # The live screens' version of everything a clock screen shows (``tournament_changed``).
     version = models.PositiveBigIntegerField(_("screen version"), default=0, editable=False)
-    # What only the director console shows moved on (an all-in's run-out, street by street): the
-    # console's version is both added up, so the clock screens do not rebuild for it (``console_changed``).
-    console_version = models.PositiveBigIntegerField(_("console version"), default=0, editable=False)
     hand_for_hand = models.BooleanField(_("hand-for-hand"), default=False)
     # A clock the director had paused stays paused when hand-for-hand ends.
     paused_before_hand_for_hand = models.BooleanField(_("paused before hand-for-hand"), default=False)
@@ -456,10 +453,40 @@ def console_changed(tournament_id: int) -> None:
     live.changed(
         live.tournament_group(tournament_id),
         scope=live.CONSOLE_ONLY,
-        bump=lambda: Tournament.objects.filter(pk=tournament_id).update(
-            console_version=F("console_version") + 1
-        ),
+        bump=lambda: ConsoleVersion.bump(tournament_id),
     )
+
+
+class ConsoleVersion(models.Model):
+    """How often what only the director console shows moved on (an all-in's run-out, street by
+    street): the console's version is the tournament's plus this (``console_changed``).
+
+    A row of its own, not a column of the tournament's: the dealer's input that deals a run-out holds
+    its table, and balancing holds the tournament and then waits for tables. Bumping a column of the
+    tournament row there took the locks in the reverse order: a deadlock at a big event's run-outs
+    (about one a second), with the balance holding every input of that dealer's server behind it
+    until one of them gave way. Nothing but this bump locks this row."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="console_counter"
+    )
+    version = models.PositiveBigIntegerField(_("console version"), default=0)
+
+    class Meta:
+        verbose_name = _("console version")
+        verbose_name_plural = _("console versions")
+
+    @classmethod
+    def bump(cls, tournament_id: int) -> None:
+        """One more, in the current transaction; the row is made at the first run-out (one statement
+        either way, and two inputs making it at once cannot both insert it)."""
+        table = connection.ops.quote_name(cls._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"INSERT INTO {table} (tournament_id, version) VALUES (%s, 1) "
+                f"ON CONFLICT (tournament_id) DO UPDATE SET version = {table}.version + 1",
+                [tournament_id],
+            )
 
 
 def lock_tournament(tournament_id: int) -> Tournament:

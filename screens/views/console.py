@@ -11,7 +11,7 @@ import segno
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -88,7 +88,11 @@ CONSOLE_DEVICES = snapshots.CONSOLE_DEVICES_LISTED
 
 @console_can("view")
 def console(request, tournament_id: int):
-    tournament = get_object_or_404(Tournament.objects.select_related("structure"), pk=tournament_id)
+    # With the console's own version (snapshots.director_version), read before the state it versions.
+    tournament = get_object_or_404(
+        Tournament.objects.select_related("structure").annotate(console_bumps=F("console_counter__version")),
+        pk=tournament_id,
+    )
     if not opens_console(request.user):
         # The registration desk's console is the desk: the one page its role works on.
         return redirect("console-desk", tournament.pk)
@@ -134,7 +138,7 @@ def console(request, tournament_id: int):
         {
             "tournament": tournament,
             # The version of what the page shows, as its live snapshots count (snapshots.director_version).
-            "page_version": tournament.version + tournament.console_version,
+            "page_version": tournament.version + (tournament.console_bumps or 0),
             "levels": levels,
             "entries": entries,
             "tables": tables,

@@ -163,3 +163,61 @@ def test_the_same_start_id_with_another_deal_mode_is_refused(api):
     assert first.status_code == 201
     assert other.status_code == 422 and other.json()["code"] == "client_action_id_reused"
     assert list(Hand.objects.filter(table=table).values_list("deal_mode", flat=True)) == ["seeded"]
+
+
+@pytest.mark.skipif(connections["default"].vendor != "postgresql", reason="PostgreSQL's row locks")
+@pytest.mark.django_db(transaction=True)
+def test_a_run_out_is_dealt_while_balancing_holds_the_tournament():
+    """The dealer's input that deals a run-out's street (R6.2) moves the director console's all-ins
+    panel. It used to bump a column of the tournament's row while holding its table, the reverse of
+    balancing's lock order (the tournament, then its tables, R8.3): a balance in progress made it
+    wait, and one that reached for that table deadlocked with it. Now it neither waits nor blocks."""
+    from django.db import OperationalError, connection, transaction
+
+    from screens import snapshots
+    from tournaments.models import lock_tournament
+
+    tournament, table = make_table(stacks=(1000, 1000), betting="no_limit")
+    hand = services.start_next_hand(table)
+    for action in ("all_in", "call"):
+        hand.refresh_from_db()
+        seat = services.public_view(hand)["options"]["seat"]
+        services.apply_input(
+            hand, {"type": "action", "seat": seat, "action": action}, expected_seq=hand.state_seq
+        )
+    before = snapshots.director_version(tournament.pk)
+
+    holding, done = threading.Event(), threading.Event()
+
+    def balancing():  # what a balance holds while it decides
+        try:
+            with transaction.atomic():
+                lock_tournament(tournament.pk)
+                holding.set()
+                done.wait(10)
+        finally:
+            connections.close_all()
+
+    balance = threading.Thread(target=balancing)
+    balance.start()
+    assert holding.wait(5)
+    try:
+        with connection.cursor() as cursor:  # the old code waited here for the balance: fail, not hang
+            cursor.execute("SET lock_timeout = '1s'")
+        for step in ({"type": "face_up"}, {"type": "deal"}):
+            hand.refresh_from_db()
+            try:
+                services.apply_input(hand, step, expected_seq=hand.state_seq)
+            except OperationalError as error:
+                pytest.fail(f"the run-out's {step['type']} waited for the balance's lock: {error}")
+    finally:
+        done.set()
+        balance.join(10)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = 0")
+    hand.refresh_from_db()
+    # Each step is a new version of the console (its all-ins panel shows the flop now).
+    assert snapshots.director_version(tournament.pk) == before + 2
+    assert snapshots.director_snapshot(tournament.pk)["data"]["console"]["all_ins"] == [
+        [hand.pk, hand.state_seq]
+    ]
