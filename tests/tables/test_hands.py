@@ -2,12 +2,13 @@
 the final table (R8.5), the balance task."""
 
 import pytest
+from django.db.models import F
 
 from tables import balancing, services, tasks
 from tables.models import Move, Seat, SeatDraw, Table
 from tests.factories import make_tournament
 from tournaments.errors import StateError
-from tournaments.models import Entry
+from tournaments.models import Entry, Tournament
 
 from .seating import assert_consistent, bust_seats, seated, table
 
@@ -174,6 +175,37 @@ def test_the_balance_task_leaves_a_balanced_field_unlocked(rng, monkeypatch):
     monkeypatch.setattr(services, "balance", locked_balance)
     assert tasks.balance_tournament(tournament.pk) == 0
     assert tasks.balance_running_tournaments() == 0
+
+
+def test_a_field_that_moved_while_the_task_read_it_is_read_again_before_the_tournament_is_locked(
+    rng, monkeypatch
+):
+    """A bust elsewhere while the balance task read the field (50 ms at 1,250 tables) made the balance
+    read it all again holding the tournament, and every bust of the event (each in a dealer's input,
+    with that server's other inputs behind it) waited that long. The task now reads it again first,
+    without the lock, and the balance decides under the lock with that second read (R8.3)."""
+    tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8
+    gone = bust_seats(tournament, 1, 2)
+    Seat.objects.filter(entry_id__in=gone).update(entry=None)  # out and their seats freed: 6, 8, 8
+    reads, in_balance = [], []
+    init, balance = services._Snapshot.__init__, services.balance
+
+    def read(snapshot, tournament, rng=None, *, lock=False):
+        reads.append("holding the tournament" if in_balance else "unlocked")
+        if len(reads) == 1:  # a bust elsewhere commits while the first read runs
+            Tournament.objects.filter(pk=tournament.pk).update(version=F("version") + 1)
+        init(snapshot, tournament, rng, lock=lock)
+
+    def balance_holding_the_tournament(*args, **kwargs):
+        in_balance.append(True)
+        return balance(*args, **kwargs)
+
+    monkeypatch.setattr(services._Snapshot, "__init__", read)
+    monkeypatch.setattr(services, "balance", balance_holding_the_tournament)
+    assert tasks.balance_tournament(tournament.pk) == 1
+    assert reads == ["unlocked", "unlocked"]
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 7, 8]
+    assert_consistent(tournament)
 
 
 def test_r8_3_r8_8_what_makes_balancing_due(rng):
