@@ -46,6 +46,20 @@ def test_r8_3_move_from_a_table_mid_hand_waits_and_is_decided_again_when_it_ends
     assert_consistent(tournament)
 
 
+def test_r8_3_the_field_figures_of_the_halt_check_count_only_active_tables(rng):
+    """The halt check compares a table with the fullest active table (R8.3) and the players left with
+    one table's worth (R8.5); a broken table whose players wait for their hand to end to move, and an
+    empty table, count as they should: the first not at all, the second as a table of 0."""
+    tournament = make_tournament(players=18, rng=rng, seats_per_table=6)  # 6, 6, 6
+    Seat.objects.filter(table=table(tournament, 2), number__gt=4).update(entry=None)  # 6, 4, 6
+    Table.objects.filter(pk=table(tournament, 3).pk).update(status=Table.Status.BROKEN)  # 6 still sit
+    Table.objects.create(tournament=tournament, number=4, seats=8)  # an active table, nobody yet
+    Table.objects.create(tournament=tournament, number=5, seats=2, status=Table.Status.BROKEN)
+    assert services.field_figures(tournament) == services.FieldFigures(largest=8, seated=10, most=6)
+    Seat.objects.filter(table=table(tournament, 1), number__gt=3).update(entry=None)  # 3, 4
+    assert services.field_figures(tournament) == services.FieldFigures(largest=8, seated=7, most=4)
+
+
 def test_r8_3_a_table_three_short_may_not_deal(rng):
     tournament = make_tournament(players=16, rng=rng)
     services.hand_started(table(tournament, 2))
