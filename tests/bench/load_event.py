@@ -141,9 +141,12 @@ def say(*parts) -> None:
 class Services:
     """``.ci/services.sh``'s throwaway servers, or the ones DATABASE_URL and REDIS_URL name."""
 
-    def __init__(self):
+    def __init__(self, lock_waits_ms: float | None = None):
         self.directory = ""
         self.keep_logs_in: Path | None = None
+        # PostgreSQL logs each lock wait longer than this (and breaks a deadlock after it: stricter
+        # than production's deadlock_timeout of 1 s); ``lock_waits`` counts them.
+        self.lock_waits_ms = lock_waits_ms
         self.pg_bin = ""
         self.database_url = os.environ.get("DATABASE_URL", "")
         self.redis_url = os.environ.get("REDIS_URL", "")
@@ -157,8 +160,20 @@ class Services:
                 "source .ci/services.sh && start_services >&2 && "
                 'printf "%s\\n" "$SERVICES_DIR" "$PG_BIN" "$DATABASE_URL" "$REDIS_URL"'
             )
+            env = dict(os.environ)
+            if self.lock_waits_ms is not None:
+                env["PG_EXTRA_OPTS"] = (
+                    f"{env.get('PG_EXTRA_OPTS', '')} -c log_lock_waits=on "
+                    f"-c deadlock_timeout={max(1, round(self.lock_waits_ms))}ms"
+                )
             done = subprocess.run(
-                ["bash", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=600, check=False
+                ["bash", "-c", script],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+                env=env,
             )
             if done.returncode != 0:
                 raise SystemExit(f"start_services failed:\n{done.stderr}")
@@ -180,6 +195,33 @@ class Services:
                 found["postgres"] = int(Path(self.directory, "pg/data/postmaster.pid").read_text().split()[0])
             with contextlib.suppress(OSError, ValueError):
                 found["redis"] = int(Path(self.directory, "redis.pid").read_text().split()[0])
+        return found
+
+    def lock_waits(self) -> list[str]:
+        """What PostgreSQL logged of the lock waits (``lock_waits_ms``): one line each for a wait, a
+        deadlock it broke, and the statement that waited (its first words)."""
+        if self.lock_waits_ms is None or not self.directory:
+            return []
+        try:
+            lines = Path(self.directory, "pg/server.log").read_text(errors="replace").splitlines()
+        except OSError as error:
+            return [f"PostgreSQL's log not read: {error}"]
+        waits = deadlocks = 0
+        statements: collections.Counter = collections.Counter()
+        waiting = False
+        for line in lines:
+            if "still waiting for" in line:
+                waits += 1
+                waiting = True
+            elif "deadlock detected" in line and "ERROR:" in line:
+                deadlocks += 1
+            elif waiting and "STATEMENT:" in line:
+                statements[" ".join(line.split("STATEMENT:", 1)[1].split()[:6])] += 1
+                waiting = False
+        found = [
+            f"lock waits over {self.lock_waits_ms:g} ms (PostgreSQL's log): {waits}; deadlocks it broke: {deadlocks}"
+        ]
+        found += [f"  {n} x {statement} ..." for statement, n in statements.most_common(8)]
         return found
 
     def stop(self) -> None:
@@ -859,6 +901,13 @@ def parse_args(argv=None):
         help="the servers write down every call of their work threads (config.thread_trace); summed at the end",
     )
     parser.add_argument(
+        "--lock-waits",
+        type=float,
+        metavar="MS",
+        help="count the lock waits longer than MS in the PostgreSQL it starts (log_lock_waits; "
+        "deadlock_timeout=MS, so a lock cycle is also broken after MS, not production's 1 s)",
+    )
+    parser.add_argument(
         "--redis-socket-timeout",
         type=float,
         help="add ?socket_timeout=N to REDIS_URL for every process (redis-py's default is 5 s)",
@@ -940,7 +989,7 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     rng = random.Random(args.seed)
     log_dir = Path(tempfile.mkdtemp(prefix="courchevel-load-"))
-    services = Services()
+    services = Services(lock_waits_ms=args.lock_waits)
     services.keep_logs_in = log_dir
     processes: Processes | None = None
     failures: list[str] = []
@@ -1105,6 +1154,11 @@ def main(argv=None) -> int:
             for size, cost in zip(sizes, measure(small, big)):
                 costs[f"{name}, {size} {unit}"] = cost
         report(args, event, driver, result, costs, failures)
+        if args.lock_waits is not None:
+            say("")
+            say(
+                "\n".join(services.lock_waits() or ["lock waits: not counted (a PostgreSQL of its own only)"])
+            )
         if args.trace_threads:
             processes.stop_all()  # their last lines flushed
             say("")
