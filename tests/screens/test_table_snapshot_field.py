@@ -28,7 +28,7 @@ def test_the_fields_figures_are_read_once_per_version_for_every_tables_snapshot(
     tables_services._FIELD_FIGURES.clear()
     _data, cold = _snapshot_queries(first.pk)
     data, warm = _snapshot_queries(second.pk)
-    assert warm == cold - 3  # the largest table, the players seated, the most at one table
+    assert warm == cold - 1  # the field's figures (largest table, seated, most at one): one read
     assert data["table"]["halted_reason"] == ""
 
 
@@ -124,5 +124,5 @@ def test_a_deal_reads_the_fields_figures_once_per_version_like_the_snapshots_R8_
         dealing_services.start_next_hand(first)
     with CaptureQueriesContext(connection) as warm:
         dealing_services.start_next_hand(second)
-    assert len(warm) == len(cold) - 3  # the largest table, the players seated, the most at one table
+    assert len(warm) == len(cold) - 1  # the field's figures: one read
     assert Table.objects.filter(pk__in=[first.pk, second.pk], hand_in_progress=True).count() == 2
