@@ -542,8 +542,28 @@ def _entries_payload(tournament: Tournament) -> list[dict]:
     ]
 
 
+CONSOLE_MOVES_LISTED = 40  # moves made and not yet acknowledged (as many as the page shows)
+
+
+def console_moves(tournament: Tournament):
+    """The console's "Moves": every move waiting for a hand to end, and the latest made ones still
+    waiting for the dealer's "Done". A move a dealer never acknowledged stays "done": over a big
+    event's day thousands of them would be listed, in every console snapshot, as the day went on."""
+    latest_done = (
+        Move.objects.filter(tournament=tournament, status=Move.Status.DONE)
+        .order_by("-id")
+        .values("id")[:CONSOLE_MOVES_LISTED]
+    )
+    return (
+        Move.objects.filter(tournament=tournament)
+        .filter(Q(status=Move.Status.PENDING) | Q(pk__in=latest_done))
+        .select_related("entry__player", "from_table", "to_table")
+        .order_by("id")
+    )
+
+
 def _pending_moves_payload(tournament: Tournament) -> list[dict]:
-    """The console's "Moves": those waiting for a hand to end or for the dealer's "Done"."""
+    """The console's "Moves" (``console_moves``)."""
     return [
         {
             "id": m.pk,
@@ -554,11 +574,7 @@ def _pending_moves_payload(tournament: Tournament) -> list[dict]:
             "to_seat": m.to_seat,
             "status": m.status,
         }
-        for m in Move.objects.filter(
-            tournament=tournament, status__in=[Move.Status.PENDING, Move.Status.DONE]
-        )
-        .select_related("entry__player", "from_table", "to_table")
-        .order_by("id")
+        for m in console_moves(tournament)
     ]
 
 

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from dealing import histories
 from dealing.models import Hand
 from dealing.verification import verify_hand
-from tables.models import Move, Table
+from tables.models import Table
 from tournaments import icm, services
 from tournaments.errors import TournamentError
 from tournaments.models import AuditEntry, Entry, Player, Tournament
@@ -117,7 +117,6 @@ def console(request, tournament_id: int):
             )
         )
         table_lines = console_lists.compact_table_lines(table_rows)
-    moves = Move.objects.filter(tournament=tournament, status__in=[Move.Status.PENDING, Move.Status.DONE])
     hands = (
         Hand.objects.filter(table__tournament=tournament).select_related("table").order_by("-started_at")[:30]
     )
@@ -144,7 +143,7 @@ def console(request, tournament_id: int):
             "tables": tables,
             "table_lines": table_lines,
             "table_options": console_lists.table_options(table_rows),
-            "moves": moves.select_related("entry__player", "from_table", "to_table"),
+            "moves": snapshots.console_moves(tournament),
             "hands": hands,
             "payouts": payouts,
             "payout_rows": console_lists.payout_rows(payouts),

@@ -183,3 +183,40 @@ def test_the_console_lists_the_players_in_by_name_then_those_out_by_place_up_to_
     assert shown == ["Zoe", "Ada", "Bea", "Eva", "Mia", "Lou", "Kai", "Ugo"]
     assert [str(e) for e in snapshots.console_entries(tournament, limit=6)] == shown[:6]
     assert [str(e) for e in snapshots.console_entries(tournament, "a", limit=3)] == ["Ada", "Bea", "Eva"]
+
+
+def test_the_console_lists_the_waiting_moves_and_only_the_latest_unacknowledged_ones(client, staff):
+    """Every move waiting for a hand to end is listed (R8.3), and of the moves made that no dealer
+    acknowledged only the latest: over a big event's day thousands of them stayed "done", and the
+    page and every console snapshot listed them all. The page and the snapshot list the same."""
+    from screens.snapshots import CONSOLE_MOVES_LISTED
+    from tables.models import Move
+
+    client.force_login(staff)
+    tournament = live_tournament(players=16, seats_per_table=8, name="Moves")
+    first, second = tournament.tables.order_by("number")
+    entries = list(tournament.entries.order_by("pk"))
+
+    def move(i, status):
+        return Move.objects.create(
+            tournament=tournament,
+            entry=entries[i % len(entries)],
+            from_table=first,
+            from_seat=1,
+            to_table=second,
+            to_seat=i % 8 + 1,  # one waiting move per seat
+            reason=Move.Reason.BALANCE,
+            status=status,
+        ).pk
+
+    waiting = [move(0, Move.Status.PENDING)]
+    made = [move(i, Move.Status.DONE) for i in range(CONSOLE_MOVES_LISTED + 15)]
+    move(1, Move.Status.ACKNOWLEDGED)
+    waiting.append(move(2, Move.Status.PENDING))
+    listed = sorted(waiting + made[-CONSOLE_MOVES_LISTED:])
+
+    console = snapshots.director_snapshot(tournament.pk)["data"]["console"]
+    assert [m["id"] for m in console["moves"]] == listed
+    html = client.get(f"/console/{tournament.pk}/").content.decode()
+    block = html.split('<ul data-role="moves">', 1)[1].split("</ul>", 1)[0]
+    assert block.count("<li>") == len(listed) == CONSOLE_MOVES_LISTED + 2
