@@ -3,9 +3,21 @@ and what a refused request must leave unchanged."""
 
 import itertools
 
+from dealing import services
 from dealing.models import Hand, HandEvent
 from tables.models import Seat, Table
 from tournaments.models import Entry
+
+
+def act_in_turn(hand, *actions: str) -> None:
+    """Each action by the seat to act, as its dealer taps it, straight through the dealing service."""
+    for action in actions:
+        hand.refresh_from_db()
+        seat = services.public_view(hand)["options"]["seat"]
+        services.apply_input(
+            hand, {"type": "action", "seat": seat, "action": action}, expected_seq=hand.state_seq
+        )
+    hand.refresh_from_db()
 
 
 def chips_by_seat(table) -> dict[int, int]:

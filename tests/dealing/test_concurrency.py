@@ -12,7 +12,7 @@ from dealing.engine.hand import HandConfig
 from dealing.models import Hand, HandEvent
 from tests.factories import make_table
 
-from .tablet import RaiseOnce, Tablet, call_down, play_out
+from .tablet import RaiseOnce, Tablet, act_in_turn, call_down, play_out
 
 
 def race(staff, hand_id, bodies):
@@ -179,12 +179,7 @@ def test_a_run_out_is_dealt_while_balancing_holds_the_tournament():
 
     tournament, table = make_table(stacks=(1000, 1000), betting="no_limit")
     hand = services.start_next_hand(table)
-    for action in ("all_in", "call"):
-        hand.refresh_from_db()
-        seat = services.public_view(hand)["options"]["seat"]
-        services.apply_input(
-            hand, {"type": "action", "seat": seat, "action": action}, expected_seq=hand.state_seq
-        )
+    act_in_turn(hand, "all_in", "call")
     before = snapshots.director_version(tournament.pk)
 
     holding, done = threading.Event(), threading.Event()

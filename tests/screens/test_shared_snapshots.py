@@ -399,14 +399,10 @@ def _all_in_called_and_flop(table):
     """Both players all-in before the flop (a run-out, R6.2), then the dealer turns the hands up and
     deals the flop: each step moves what the console's all-ins panel shows."""
     from dealing import services as dealing
+    from tests.dealing.tablet import act_in_turn
 
     hand = dealing.start_next_hand(table)
-    for action in ("all_in", "call"):
-        hand.refresh_from_db()
-        seat = dealing.public_view(hand)["options"]["seat"]
-        dealing.apply_input(
-            hand, {"type": "action", "seat": seat, "action": action}, expected_seq=hand.state_seq
-        )
+    act_in_turn(hand, "all_in", "call")
     for step in ({"type": "face_up"}, {"type": "deal"}):
         hand.refresh_from_db()
         dealing.apply_input(hand, step, expected_seq=hand.state_seq)
