@@ -11,6 +11,7 @@ from dealing.engine.hand import Hand as EngineHand
 from dealing.engine.hand import HandConfig
 from dealing.models import Hand, HandEvent
 from tests.factories import make_table
+from tests.tables.seating import postgresql_only
 
 from .tablet import RaiseOnce, Tablet, act_in_turn, call_down, play_out
 
@@ -165,7 +166,7 @@ def test_the_same_start_id_with_another_deal_mode_is_refused(api):
     assert list(Hand.objects.filter(table=table).values_list("deal_mode", flat=True)) == ["seeded"]
 
 
-@pytest.mark.skipif(connections["default"].vendor != "postgresql", reason="PostgreSQL's row locks")
+@postgresql_only
 @pytest.mark.django_db(transaction=True)
 def test_a_run_out_is_dealt_while_balancing_holds_the_tournament():
     """The dealer's input that deals a run-out's street (R6.2) moves the director console's all-ins
