@@ -226,21 +226,23 @@ class _Snapshot:
         return True
 
 
-def _busted(tournament: Tournament, entries: Iterable[int] | None = None):
-    """The tournament's entries that are out (R8.8: they keep no seat and no promised move); of
-    ``entries`` only, when given (those a bust has just put out, not every bust of the day)."""
-    busted = Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE)
-    return busted if entries is None else busted.filter(pk__in=list(entries))
+def _busted(tournament: Tournament):
+    """The tournament's entries that are out (R8.8: they keep no seat and no promised move)."""
+    return Entry.objects.filter(tournament=tournament).exclude(status=ACTIVE)
 
 
 def _release_busted(tournament: Tournament, entries: Iterable[int] | None = None) -> int:
     """Busted players leave their seats and any move promised to them is cancelled (R8.8).
-    ``entries``: only these (see ``_busted``)."""
-    busted = _busted(tournament, entries)
-    Move.objects.filter(tournament=tournament, status=Move.Status.PENDING, entry__in=busted).update(
-        status=Move.Status.CANCELLED, note=str(_("busted"))
-    )
-    seats = Seat.objects.filter(table__tournament=tournament, entry__in=busted)
+    ``entries``: only these, busted by the caller in this transaction under the tournament's lock
+    (the dealer's hand end): named by their ids, not looked for among the field's busts."""
+    if entries is None:
+        busted = _busted(tournament)
+        moves = Move.objects.filter(tournament=tournament, entry__in=busted)
+        seats = Seat.objects.filter(table__tournament=tournament, entry__in=busted)
+    else:
+        ids = list(entries)
+        moves, seats = Move.objects.filter(entry_id__in=ids), Seat.objects.filter(entry_id__in=ids)
+    moves.filter(status=Move.Status.PENDING).update(status=Move.Status.CANCELLED, note=str(_("busted")))
     # Their tables first (in id order), then the seats: the lock order of this app (the tournament,
     # its tables, their seats). A table dealing its next hand holds its row and then writes its seats;
     # writing a seat there before waiting for that table deadlocked the two. Whose seat is where does
@@ -857,7 +859,14 @@ def _hand_finished(table, button_seat, big_blind_seat, busted: bool, actor, afte
 
 def _task_decides(tournament_id: int) -> bool:
     """The balance task decides for this tournament (not the director, in review mode)."""
-    return not SeatingPlan.objects.filter(tournament_id=tournament_id, review_moves=True).exists()
+    return not _reviewing_plan(tournament_id)
+
+
+_reviewing_plan = PreparedQuery(
+    lambda tournament_id: (
+        SeatingPlan.objects.filter(tournament_id=tournament_id, review_moves=True).only("pk").order_by()[:1]
+    )
+)
 
 
 # Read at every deal and every hand's end: their SQL built once (config.prepared).

@@ -11,8 +11,7 @@ import functools
 from datetime import datetime
 from fractions import Fraction
 
-from django.db import models
-from django.db.models import Sum
+from django.db import connection
 from django.utils import timezone
 
 from config.prepared import PreparedQuery
@@ -100,17 +99,36 @@ def entry_totals(tournament: Tournament) -> dict[str, int]:
     """One pass over a tournament's entries for every figure counted from them: entries, re-entries,
     rebuys and add-ons (the prize pool), players left and the chips in play (the screens' field), and
     the busted entries with no place yet (busts of late registration, placed when it closes)."""
-    active = models.Q(status=Entry.Status.ACTIVE)
-    totals = tournament.entries.aggregate(
-        entries=models.Count("id"),
-        reentries=models.Count("id", filter=models.Q(number__gt=1)),
-        rebuys=Sum("rebuys"),
-        addons=models.Count("id", filter=models.Q(addon_taken=True)),
-        left=models.Count("id", filter=active),
-        chips=Sum("chips", filter=active),
-        unplaced=models.Count("id", filter=models.Q(status=Entry.Status.BUSTED, place__isnull=True)),
+    with connection.cursor() as cursor:
+        cursor.execute(_entry_totals_sql(), [tournament.pk])
+        row = cursor.fetchone()
+    return {name: int(value or 0) for name, value in zip(_ENTRY_TOTALS, row, strict=True)}
+
+
+_ENTRY_TOTALS = ("entries", "reentries", "rebuys", "addons", "left", "chips", "unplaced")
+
+
+@functools.cache
+def _entry_totals_sql() -> str:
+    """``entry_totals``' statement, built once: every bust and every clock snapshot reads it, and
+    Django took longer to build the aggregate than the database to run it."""
+
+    def col(name: str) -> str:
+        return connection.ops.quote_name(Entry._meta.get_field(name).column)
+
+    active = f"{col('status')} = '{Entry.Status.ACTIVE}'"
+    unplaced = f"{col('status')} = '{Entry.Status.BUSTED}' AND {col('place')} IS NULL"
+    figures = (
+        "COUNT(*)",
+        f"SUM(CASE WHEN {col('number')} > 1 THEN 1 ELSE 0 END)",
+        f"SUM({col('rebuys')})",
+        f"SUM(CASE WHEN {col('addon_taken')} THEN 1 ELSE 0 END)",
+        f"SUM(CASE WHEN {active} THEN 1 ELSE 0 END)",
+        f"SUM(CASE WHEN {active} THEN {col('chips')} ELSE 0 END)",
+        f"SUM(CASE WHEN {unplaced} THEN 1 ELSE 0 END)",
     )
-    return {name: value or 0 for name, value in totals.items()}
+    table = connection.ops.quote_name(Entry._meta.db_table)
+    return f"SELECT {', '.join(figures)} FROM {table} WHERE {col('tournament')} = %s"
 
 
 def prize_pool(tournament: Tournament, totals: dict[str, int] | None = None) -> int:

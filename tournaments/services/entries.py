@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from config.prepared import update_row
 from config.validators import clean_player_name
 from tables import services as tables_services
 from tables.models import Seat, Table, table_changed
@@ -354,7 +355,8 @@ def _bust_entries(tournament, busts, actor, hand_label: str, now: datetime | Non
         entry.place, entry.place_shared_to = (place, shared_to) if placing else (None, None)
     bust_fields = ["status", "place", "place_shared_to", "chips_at_start_of_bust_hand", "bust_hand_label"]
     for entry, start_chips in pairs:
-        entry.save(update_fields=[*bust_fields, "busted_at"])
+        # The statement built once (config.prepared): this runs in the dealer's input that ends the hand.
+        update_row(Entry, entry.pk, busted_at=entry.busted_at, **{f: getattr(entry, f) for f in bust_fields})
         record_audit(
             actor,
             AuditAction.ENTRY_BUST,

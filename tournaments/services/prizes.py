@@ -10,6 +10,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext_lazy as _
 
+from config.prepared import PreparedQuery
+
 from .. import payouts as payoutmath
 from ..audit import AuditAction, record_audit
 from ..errors import RuleError, StateError
@@ -34,7 +36,7 @@ def recompute_prizes(
 
     ``totals``: ``entry_totals`` as read in this transaction, when the caller has them (the pool's
     figures: entries, re-entries, rebuys and add-ons)."""
-    deal = Deal.objects.filter(tournament=tournament).first()
+    deal = _deal_of.first(tournament.pk)
     if placed is not None and deal is None:
         groups = {(e.place, e.place_shared_to or e.place) for e in placed if e.place is not None}
         if not groups:
@@ -64,6 +66,10 @@ def recompute_prizes(
         changed.append(entry)
     if changed:
         Entry.objects.bulk_update(changed, ["prize"])
+
+
+# Read at every bust (the dealer's input that ends the hand): its SQL built once (config.prepared).
+_deal_of = PreparedQuery(lambda tournament_id: Deal.objects.filter(tournament_id=tournament_id)[:1])
 
 
 def _prizes_by_place(
