@@ -23,7 +23,7 @@ from dealing import histories
 from dealing.models import Hand
 from dealing.verification import verify_hand
 from tables.models import Table
-from tournaments import icm, services
+from tournaments import icm, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.models import AuditEntry, Entry, Player, Tournament
 
@@ -55,9 +55,10 @@ def _service_errors():
     return (TournamentError, ValidationError)
 
 
-def _payouts(tournament: Tournament) -> tuple[list[dict], list[dict]]:
-    """Prizes by place, and each remaining player's ICM value when few are left."""
-    table = services.payout_table(tournament)
+def _payouts(tournament: Tournament, totals: dict[str, int]) -> tuple[list[dict], list[dict]]:
+    """Prizes by place, and each remaining player's ICM value when few are left. ``totals``: the
+    entries' figures (``selectors.entry_totals``), read once for the page."""
+    table = services.payout_table(tournament, totals)
     # At most one more than ICM takes: a field of 10,000 is not read to learn that it is too big.
     active = list(
         tournament.entries.filter(status=Entry.Status.ACTIVE)
@@ -101,7 +102,9 @@ def console(request, tournament_id: int):
     # those named in the search) and, past a room's worth, each table as one line; the registration
     # desk and the seating chart have them all.
     query = request.GET.get("q", "")[:100]
-    entry_count = tournament.entries.count()
+    # The entries' figures, one pass for the page: the count, the prize pool and the payout table.
+    totals = selectors.entry_totals(tournament)
+    entry_count = totals["entries"]
     entries = snapshots.console_entries(tournament, query, limit=CONSOLE_ENTRIES)
     table_count = Table.objects.filter(tournament=tournament).count()
     tables = Table.objects.filter(tournament=tournament).order_by("number")
@@ -120,7 +123,7 @@ def console(request, tournament_id: int):
     hands = (
         Hand.objects.filter(table__tournament=tournament).select_related("table").order_by("-started_at")[:30]
     )
-    payouts, icm_rows = _payouts(tournament)
+    payouts, icm_rows = _payouts(tournament, totals)
     # 1,350 screens at a big event: the first few (clocks first), or those whose label is searched.
     devices = snapshots.console_devices(tournament)
     device_query = request.GET.get("device", "")[:100]
@@ -147,7 +150,7 @@ def console(request, tournament_id: int):
             "hands": hands,
             "payouts": payouts,
             "payout_rows": console_lists.payout_rows(payouts),
-            "prize_pool": services.prize_pool(tournament),
+            "prize_pool": services.prize_pool(tournament, totals),
             "icm_rows": icm_rows,
             "icm_max_players": icm.MAX_PLAYERS,
             "devices": devices,
