@@ -10,7 +10,7 @@ from django.utils import timezone
 from dealing.hand_for_hand import waiting_reason
 from dealing.tasks import close_hand_for_hand_rounds
 from tests.factories import entries_of, zero
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.audit import record_audit
 from tournaments.errors import RuleError, StateError
 from tournaments.models import AuditEntry, Entry, Player, Tournament
@@ -387,6 +387,38 @@ def test_rebuy_and_addon_rules(running):
         services.rebuy(other)
     # Pool: four buy-ins, one rebuy, one add-on, 100 each.
     assert services.prize_pool(tournament) == 600
+
+
+def test_the_entries_figures_count_each_kind_once_and_this_tournament_only(running):
+    """``entry_totals``: one pass over the entries for the prize pool, the players left, the chips in
+    play and the busts of late registration still to place (R8.8: placed when it closes)."""
+    tournament = running(
+        5,
+        rebuys_allowed=1,
+        rebuy_price=100,
+        addon_allowed=True,
+        addon_stack=30000,
+        addon_price=100,
+        late_registration_until_level=3,
+        max_reentries=1,
+    )
+    running(3)  # another tournament's entries are not this one's
+    first, second, third, *_ = entries_of(tournament)
+    services.rebuy(first)  # 40,000
+    services.addon(second)  # 50,000
+    services.set_chips(third, 0, reason="lost it all")
+    services.bust_entries(tournament, [(third, 20000)])  # late registration is open: no place yet
+    services.register(tournament, third.player)  # the re-entry, 20,000
+    assert selectors.entry_totals(tournament) == {
+        "entries": 6,
+        "reentries": 1,
+        "rebuys": 1,
+        "addons": 1,
+        "left": 5,
+        "chips": 40000 + 50000 + 20000 + 20000 + 20000,
+        "unplaced": 1,
+    }
+    assert services.prize_pool(tournament) == 800  # six buy-ins, a rebuy and an add-on, 100 each
 
 
 def test_guarantee_is_the_pool_when_larger(planned):
