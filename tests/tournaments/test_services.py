@@ -360,16 +360,19 @@ def test_registration_closes_after_the_late_registration_level_and_its_break(run
         services.register(tournament, Player.objects.create(name="Late"))
 
 
+# One rebuy and an add-on of 30,000, 100 each, during late registration (to the end of level 3).
+REBUY_AND_ADDON = {
+    "rebuys_allowed": 1,
+    "rebuy_price": 100,
+    "addon_allowed": True,
+    "addon_stack": 30000,
+    "addon_price": 100,
+    "late_registration_until_level": 3,
+}
+
+
 def test_rebuy_and_addon_rules(running):
-    tournament = running(
-        4,
-        rebuys_allowed=1,
-        rebuy_price=100,
-        addon_allowed=True,
-        addon_stack=30000,
-        addon_price=100,
-        late_registration_until_level=3,
-    )
+    tournament = running(4, **REBUY_AND_ADDON)
     entry = entries_of(tournament)[0]
     services.rebuy(entry)
     entry.refresh_from_db()
@@ -392,16 +395,7 @@ def test_rebuy_and_addon_rules(running):
 def test_the_entries_figures_count_each_kind_once_and_this_tournament_only(running):
     """``entry_totals``: one pass over the entries for the prize pool, the players left, the chips in
     play and the busts of late registration still to place (R8.8: placed when it closes)."""
-    tournament = running(
-        5,
-        rebuys_allowed=1,
-        rebuy_price=100,
-        addon_allowed=True,
-        addon_stack=30000,
-        addon_price=100,
-        late_registration_until_level=3,
-        max_reentries=1,
-    )
+    tournament = running(5, **REBUY_AND_ADDON, max_reentries=1)
     running(3)  # another tournament's entries are not this one's
     first, second, third, *_ = entries_of(tournament)
     services.rebuy(first)  # 40,000
