@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from config.text import name_key
 from tables.models import Seat, SeatingPlan, Table
-from tournaments.models import Entry, Tournament
+from tournaments.models import Entry
+from tournaments.selectors import tournament_version
 
 from .snapshot_hub import VersionedBuilds
 
@@ -29,10 +30,6 @@ class SeatingChart:
     players: int
     pages: tuple[str, ...]  # each page's JSON, encoded once
     etags: tuple[str, ...]
-
-
-def tournament_version(tournament_id: int) -> int:
-    return Tournament.objects.values_list("version", flat=True).get(pk=tournament_id)
 
 
 def chart_on(tournament_id: int) -> bool:

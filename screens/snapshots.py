@@ -31,6 +31,7 @@ from tournaments.audit import AuditAction
 from tournaments.clock import ClockError
 from tournaments.flight_selectors import flight_snapshot
 from tournaments.models import AuditEntry, ChipRace, Entry, Tournament
+from tournaments.selectors import tournament_version
 from tournaments.services import level_for_next_hand, payout_table, prize_pool
 
 from . import seating_chart
@@ -407,10 +408,6 @@ def _screen_field(data: dict) -> dict:
         "places_paid": sum(1 for p in payouts if p["amount"] > 0),
     }
     return data
-
-
-def tournament_version(tournament_id: int) -> int:
-    return Tournament.objects.values_list("version", flat=True).get(pk=tournament_id)
 
 
 def clock_snapshot(tournament_id: int) -> dict:

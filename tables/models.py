@@ -6,11 +6,12 @@ numbers 1..8 (R2.7). Who sits where changes only through ``tables.services``.
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
-from django.db import connection, models
+from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from config import live
+from config.prepared import increment
 
 # R2.7: five hole cards each, five board cards and four burns fit a 52-card deck for at most 8 players.
 MAX_SEATS = 8
@@ -241,17 +242,6 @@ class Move(models.Model):
         return f"{self.entry} -> {self.to_table.number}/{self.to_seat} ({self.reason})"
 
 
-def _bump_version(table_id: int) -> int | None:
-    """Add one to the table's version and return the new one (one statement: ``RETURNING``)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f'UPDATE "{Table._meta.db_table}" SET "version" = "version" + 1 WHERE "id" = %s RETURNING "version"',
-            [table_id],
-        )
-        row = cursor.fetchone()
-    return row[0] if row else None
-
-
 def table_changed(table_id: int, *, patch=None, version: int | None = None) -> None:
     """A table's hand, seats or moves changed in this transaction: its version goes up once and its
     tablet hears of it once, after the commit.
@@ -259,7 +249,7 @@ def table_changed(table_id: int, *, patch=None, version: int | None = None) -> N
     ``patch(version)``: only the running hand changed, and this gives the snapshot's new hand part
     (``config.live``: the tablets' servers apply it instead of rebuilding the table).
     ``version``: the caller's own statement bumped the version already, to this one."""
-    bump = (lambda: version) if version is not None else (lambda: _bump_version(table_id))
+    bump = (lambda: version) if version is not None else (lambda: increment(Table, table_id))
     live.changed(live.table_group(table_id), bump=bump, patch=patch)
 
 

@@ -34,7 +34,7 @@ from config.text import name_key
 from tournaments.audit import AuditAction, record_audit
 from tournaments.errors import RuleError, StateError
 from tournaments.models import Entry, Tournament, lock_tournament, tournament_changed
-from tournaments.selectors import registration_open
+from tournaments.selectors import registration_open, tournament_version
 
 from . import balancing
 from .bulk import insert_seats, insert_tables
@@ -1082,7 +1082,7 @@ def _due(tournament: Tournament):
     if not Table.objects.filter(tournament=tournament).exists():
         return None
     # Read before the field: a change of who sits where committed after it moves the version on.
-    version = _version(tournament)
+    version = tournament_version(tournament.pk)
     try:
         snapshot = _Snapshot(tournament)
     except KeyError:  # a table added between its reads (unlocked, each its own snapshot): decide locked
@@ -1131,13 +1131,9 @@ def balance_if_due(tournament: Tournament, *, actor=None) -> list[Move]:
         # balance read it all again holding the tournament, and every bust of the event, each in a
         # dealer's input that holds its server's other inputs behind it, would wait that long: read
         # it again first, unlocked.
-        if _version(tournament) == ahead.version:
+        if tournament_version(tournament.pk) == ahead.version:
             break
     return balance(tournament, actor=actor, ahead=ahead)
-
-
-def _version(tournament: Tournament) -> int | None:
-    return Tournament.objects.filter(pk=tournament.pk).values_list("version", flat=True).first()
 
 
 def _settle_idle_tables(snapshot: _Snapshot) -> tuple[list, list]:

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config import live, text
 from config.locks import bound_lock_waits
-from config.prepared import PreparedQuery
+from config.prepared import PreparedQuery, increment
 from config.validators import validate_line, validate_player_name
 
 
@@ -436,18 +436,8 @@ def tournament_changed(tournament_id: int) -> None:
     version goes up once and its screens hear of it once, after the commit."""
     live.changed(
         live.tournament_group(tournament_id),
-        bump=lambda: _bump_version(tournament_id),
+        bump=lambda: increment(Tournament, tournament_id),
     )
-
-
-def _bump_version(tournament_id: int) -> None:
-    # Plain SQL: a bust, a clock change or a registration runs it, and the ORM took longer to build
-    # the statement than PostgreSQL to run it.
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f'UPDATE "{Tournament._meta.db_table}" SET "version" = "version" + 1 WHERE "id" = %s',
-            [tournament_id],
-        )
 
 
 def console_changed(tournament_id: int) -> None:

@@ -30,6 +30,11 @@ _levels = PreparedQuery(
 )
 
 
+def tournament_version(tournament_id: int) -> int:
+    """The tournament's screen version as stored now (``tournament_changed`` moves it)."""
+    return Tournament.objects.values_list("version", flat=True).get(pk=tournament_id)
+
+
 def levels_of(tournament: Tournament) -> list[Level]:
     return _levels(tournament.structure_id)
 
