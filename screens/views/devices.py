@@ -1,5 +1,5 @@
 """Small console actions on paired screens that the console's main views do not hold: a screen's
-language (templates/console/device_language.html)."""
+language (its form is in the devices list of templates/console/tournament.html)."""
 
 from __future__ import annotations
 

@@ -220,3 +220,25 @@ def test_the_console_lists_the_waiting_moves_and_only_the_latest_unacknowledged_
     html = client.get(f"/console/{tournament.pk}/").content.decode()
     block = html.split('<ul data-role="moves">', 1)[1].split("</ul>", 1)[0]
     assert block.count("<li>") == len(listed) == CONSOLE_MOVES_LISTED + 2
+
+
+def test_the_entry_form_offers_the_known_players_who_are_not_playing_this_tournament(client, staff):
+    """The add-entry field suggests names already known: a player busted here (a re-entry) or met in
+    another tournament, never one still playing here."""
+    from tournaments import services
+    from tournaments.models import Entry, Player
+
+    client.force_login(staff)
+    tournament = live_tournament(players=4, name="Known names", start=False)  # registration open
+    elsewhere = live_tournament(players=0, name="Elsewhere")
+    otto = Player.objects.create(name="Other-event Otto")
+    services.register(elsewhere, otto)
+    busted = tournament.entries.select_related("player").order_by("pk").first()
+    Entry.objects.filter(pk=busted.pk).update(status=Entry.Status.BUSTED, chips=0)
+    wanda = Player.objects.create(name="Walk-in Wanda")
+    html = client.get(f"/console/{tournament.pk}/").content.decode()
+    datalist = html.split('id="known-players"')[1].split("</datalist>")[0]
+    offered = set(re.findall(r'<option value="([^"]*)">', datalist))
+    playing = {e.player.name for e in tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player")}
+    assert {busted.player.name, wanda.name, otto.name} <= offered
+    assert len(playing) == 3 and not offered & playing

@@ -326,6 +326,21 @@ def test_console_shows_payouts_and_icm_values_that_share_the_pool(client, staff)
     assert {r["equity"] for r in rows} == {100}
 
 
+def test_console_offers_icm_from_the_players_left_not_the_entries(client, staff):
+    """ICM values once ``icm.MAX_PLAYERS`` or fewer are left: one more and the console shows none (the
+    field is then not read for them)."""
+    from tournaments import icm
+    from tournaments.models import Entry
+
+    tournament = live_tournament(players=icm.MAX_PLAYERS + 1)
+    client.force_login(staff)
+    assert client.get(f"/console/{tournament.pk}/").context["icm_rows"] == []
+    entry = tournament.entries.order_by("pk").first()
+    Entry.objects.filter(pk=entry.pk).update(status=Entry.Status.BUSTED, chips=0, place=icm.MAX_PLAYERS + 1)
+    rows = client.get(f"/console/{tournament.pk}/").context["icm_rows"]
+    assert len(rows) == icm.MAX_PLAYERS and str(entry) not in {r["name"] for r in rows}
+
+
 def test_console_registration_and_bad_input_are_reported_and_change_nothing(client, staff):
     tournament = live_tournament(players=2, start=False)
     client.force_login(staff)

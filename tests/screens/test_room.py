@@ -273,6 +273,12 @@ def test_the_director_sets_a_screens_language_in_the_console(client, staff, plai
     assert f'action="{url}"' in console and '<option value="el">Ελληνικά</option>' in console
     assert client.post(url, {"language": "el"}).status_code == 302
     assert Device.objects.get(pk=device.pk).language == "el"
+    # The console shows the screen's language chosen; on a French console the first option is French.
+    console = client.get(f"/console/{tournament.pk}/").content.decode()
+    assert '<option value="el" selected>Ελληνικά</option>' in console
+    assert '<option value="" selected>' not in console.split(f'action="{url}"')[1].split("</form>")[0]
+    french = client.get(f"/console/{tournament.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert '<option value="">La langue du navigateur</option>' in french
     assert AuditEntry.objects.filter(tournament=tournament, action="device.language").count() == 1
     assert client.post(url, {"language": "klingon"}).status_code == 400
     revoke_device(device)
