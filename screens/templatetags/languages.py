@@ -44,7 +44,9 @@ def _screen_options(page_language: str | None, codes: tuple[str, ...], selected:
     """The options for ``selected`` on a page in ``page_language`` (its first option is in it)."""
     # The browser's language: a screen that follows what its browser asks for.
     first = format_html(
-        '<option value=""{}>{}</option>', " selected" if not selected else "", gettext("The browser's language")
+        '<option value=""{}>{}</option>',
+        " selected" if not selected else "",
+        gettext("The browser's language"),
     )
     rest = format_html_join(
         "",

@@ -239,6 +239,8 @@ def test_the_entry_form_offers_the_known_players_who_are_not_playing_this_tourna
     html = client.get(f"/console/{tournament.pk}/").content.decode()
     datalist = html.split('id="known-players"')[1].split("</datalist>")[0]
     offered = set(re.findall(r'<option value="([^"]*)">', datalist))
-    playing = {e.player.name for e in tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player")}
+    playing = {
+        e.player.name for e in tournament.entries.filter(status=Entry.Status.ACTIVE).select_related("player")
+    }
     assert {busted.player.name, wanda.name, otto.name} <= offered
     assert len(playing) == 3 and not offered & playing
