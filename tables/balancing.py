@@ -501,6 +501,21 @@ class Field:
 
     # -- decisions --------------------------------------------------------------------------------------
 
+    def at_rest(self) -> bool:
+        """``decide`` would do nothing, told from the tables' counts alone: no move pending or stale,
+        no final-table redraw due, no table that breaks now and no two tables further apart than
+        allowed (R8.3-R8.5). A field not at rest may still find nothing it can do (a locked seat, a
+        hand to wait for): ``decide`` says. Nothing here looks at who sits where, so a field of
+        stand-ins with the right counts (``counted_tables``) answers as the real one."""
+        if self.pending or self.stale:
+            return False
+        if not self._counted:
+            return True
+        if self.final_redraw_due() or self._breaks_now():
+            return False
+        low, high = self.counts()
+        return high - low <= self.allowed_difference()
+
     def decide(self) -> Decision:
         """Break, redraw and balance until nothing more can be done now (R8.3-R8.5).
 
@@ -803,6 +818,37 @@ class Field:
         except SeatingError:
             return None
         return table.number, seat
+
+
+@dataclass(frozen=True)
+class TableCount:
+    """What ``Field.at_rest`` needs of a table: its number, size, place in the breaking order, whether
+    it is broken and how many players sit there."""
+
+    number: int
+    size: int
+    players: int
+    break_order: int = 0
+    broken: bool = False
+
+
+def counted_tables(tables: Iterable[TableCount]) -> list[TableState]:
+    """Tables of stand-in players, as many as each table seats, for a Field that is asked only what its
+    counts decide (``Field.at_rest``): reading 10,000 seats to learn that 1,250 tables are level costs
+    the balance task a whole field's read. The stand-ins are negative, so never a real player.
+
+    A table said to seat more than its size is a ValueError: the caller reads the real field."""
+    states = []
+    stand_in = 0
+    for t in tables:
+        if not 0 <= t.players <= t.size:
+            raise ValueError(f"table {t.number}: {t.players} players at {t.size} seats")
+        seats = dict(zip(range(1, t.players + 1), range(stand_in - 1, stand_in - 1 - t.players, -1)))
+        stand_in -= t.players
+        states.append(
+            TableState(number=t.number, size=t.size, seats=seats, break_order=t.break_order, broken=t.broken)
+        )
+    return states
 
 
 def initial_draw(players: list[int], tables: list[tuple[int, int]], rng) -> dict[int, tuple[int, int]]:

@@ -337,17 +337,50 @@ def test_r8_3_busts_at_a_table_the_read_did_not_touch_are_decided_again(rng, mon
     assert_consistent(tournament)
 
 
+def test_r8_3_a_bust_that_leaves_the_field_level_is_told_from_the_counts_without_reading_the_seats(
+    rng, monkeypatch
+):
+    """The balance task a bust queues reads the tables' counts first: 7, 8, 8 is level (R8.3), and
+    the seats are not read at all; 6, 8, 8 is not, and the field is read and balanced."""
+    tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8
+    bust_seats(tournament, 1, 1)
+    services.release_and_rebalance(tournament)  # the busted player's seat freed: 7, 8, 8
+    real_snapshot = services._Snapshot
+
+    def no_seats_read(*args, **kwargs):
+        raise AssertionError("the whole field was read")
+
+    monkeypatch.setattr(services, "_Snapshot", no_seats_read)
+    assert not services.balance_due(tournament)
+    assert tasks.balance_tournament(tournament.pk) == 0  # moves made
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 8, 8]
+
+    monkeypatch.setattr(services, "_Snapshot", real_snapshot)
+    bust_seats(tournament, 1, 1)
+    services.release_and_rebalance(tournament)  # 6, 8, 8 once the seat is freed
+    assert services.balance_due(tournament)
+    assert tasks.balance_tournament(tournament.pk) == 1  # one player moves to table 1
+    assert sorted(len(v) for v in seated(tournament).values()) == [7, 7, 8]
+    assert not services.balance_due(tournament)
+    assert_consistent(tournament)
+
+
 def test_a_field_that_changes_while_it_is_read_unlocked_is_left_to_the_locked_balance(rng, monkeypatch):
     """The unlocked read takes the tables and the seats in separate statements: a table added between
     them (a seat at a table it did not read) means "decide under the lock", never an error in the task."""
-    tournament = make_tournament(players=24, rng=rng)
-    assert not services.balance_due(tournament)
+    tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8: at rest, the seats are not read
+    assert services._due(tournament) is None
+    # Two players leave table 1 (6, 8, 8): out of balance (R8.3), so the whole field is read and decided.
+    Seat.objects.filter(
+        pk__in=[s.pk for s in table(tournament, 1).seat_set.filter(entry__isnull=False)[:2]]
+    ).update(entry=None)
+    assert isinstance(services._due(tournament), services._ReadAhead)
 
     def changed_meanwhile(*args, **kwargs):
         raise KeyError(99)  # what _Snapshot meets: a seat's table not among the tables read
 
     monkeypatch.setattr(services, "_Snapshot", changed_meanwhile)
-    assert services.balance_due(tournament)
+    assert services._due(tournament) is services._DUE_LOCKED and services.balance_due(tournament)
 
 
 def test_r8_8_a_move_promised_to_a_busted_player_makes_balancing_due(rng):
