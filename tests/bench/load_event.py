@@ -45,6 +45,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import itertools
 import json
 import logging
 import multiprocessing
@@ -96,6 +97,10 @@ LOST_AFTER = 10.0  # seconds: an input whose snapshot has not arrived by then is
 # hand waits for its end (R8.3): a short table may wait that long for its players. Two hands is stuck.
 HALTED_FOR = 120.0
 MEMORY_EVERY = 10.0  # seconds between two readings of every process's memory during a rate
+# A long rate (at least this many seconds, as its timeline) has every process's CPU read each second of
+# the wall clock, so that its slowest seconds say which process was busy then (about 5 ms of the load
+# generator's CPU a reading, on a thread of its own).
+CPU_TRACE_SHORTEST = 120.0
 HAND_PATH = re.compile(r"^/api/hands/([0-9]+)/")
 PING_EVERY = 15.0  # live.js: clock screens
 TABLET_BEAT_MS = 2000  # tablet.js: the server's heartbeat it asks for
@@ -292,6 +297,8 @@ class Phase:
     own_lag: list[float] = field(default_factory=list)
     # (seconds into the rate when sent, answer time): the answers over time (a long rate: do they grow?)
     timeline: list[tuple[float, float]] = field(default_factory=list)
+    # (wall clock, every process's CPU seconds so far), read at each second's start in a long rate.
+    cpu_trace: list[tuple[float, dict[str, float]]] = field(default_factory=list)
 
     def ok(self) -> int:
         return sum(len(v) for v in self.post.values())
@@ -1258,6 +1265,29 @@ async def trace_memory(driver: Driver, result: Result) -> None:
         await asyncio.sleep(MEMORY_EVERY)
 
 
+async def trace_cpu(driver: Driver, sample_cpu) -> None:
+    """Every process's CPU at the start of each wall-clock second of a long rate."""
+    while True:
+        await asyncio.sleep(1.0 - time.time() % 1.0)
+        phase = driver.phase
+        if phase is not None and phase.started and phase.seconds >= CPU_TRACE_SHORTEST:
+            at = time.time()
+            phase.cpu_trace.append((at, await asyncio.to_thread(lambda: {**sample_cpu(), **machine_cpu()})))
+
+
+def machine_cpu() -> dict[str, float]:
+    """The whole machine's CPU seconds so far (``/proc/stat``): busy in any process, ours or not, and
+    stolen by the host from this virtual machine."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(x) for x in stat.readline().split()[1:9]]
+    except (OSError, ValueError):
+        return {}
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    tick = os.sysconf("SC_CLK_TCK")
+    return {"machine": (user + nice + system + irq + softirq) / tick, "stolen": steal / tick}
+
+
 async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, failures) -> Result:
     result = Result()
     # The load generator stands for 1,350 devices and times them: its own collector's pauses would be
@@ -1307,6 +1337,7 @@ async def drive(args, driver: Driver, event, session: str, ports, sample_cpu, fa
     driver.spawn(driver.heartbeat_watch())
     driver.spawn(driver.sweeper())
     driver.spawn(trace_memory(driver, result))
+    driver.spawn(trace_cpu(driver, sample_cpu))
     driver.spawn(watch_own_lag(driver))
 
     # The director console's page (staff session), idle: once the sockets' opening has settled (the
@@ -1465,6 +1496,53 @@ def report_timeline(result: Result, windows: int = 10, shortest: float = 120.0) 
                 for second, v in sorted(worst)
             )
         )
+        report_busy_seconds(p, [second for second, _v in worst])
+
+
+def cores_each_second(trace: list[tuple[float, dict[str, float]]]) -> dict[int, dict[str, float]]:
+    """Cores busy per process in each wall-clock second between two readings of ``trace``."""
+    seconds = {}
+    for (at, before), (later, after) in itertools.pairwise(trace):
+        if later - at > 0.2:
+            seconds[round(at)] = {
+                name: (after[name] - before.get(name, 0.0)) / (later - at) for name in after
+            }
+    return seconds
+
+
+def report_busy_seconds(phase: Phase, slowest: list[int]) -> None:
+    """What each process did in the slowest seconds, beside the rate's own average: a server, the
+    worker's balancing, the database or another tenant of the machine (nothing of ours busier)."""
+    seconds = cores_each_second(phase.cpu_trace)
+    if not seconds:
+        return
+    whole = ("machine", "stolen")  # the whole machine's, not a process's: shown apart, after "ours"
+    names = sorted({name for cores in seconds.values() for name in cores} - set(whole))
+
+    def row(label: str, cores: dict[str, float]) -> tuple:
+        ours = sum(cores.get(n, 0.0) for n in names)
+        return (
+            label,
+            *(f"{cores.get(n, 0.0):.2f}" for n in (*names,)),
+            f"{ours:.2f}",
+            *(f"{cores[n]:.2f}" if n in cores else "-" for n in whole),
+        )
+
+    average = {
+        name: statistics.fmean(c.get(name, 0.0) for c in seconds.values()) for name in (*names, *whole)
+    }
+    rows = [row("the rate's average", average)]
+    for second in sorted(slowest):
+        if second in seconds:
+            rows.append(row(time.strftime("%H:%M:%S", time.gmtime(second)), seconds[second]))
+    busiest = sorted(seconds.items(), key=lambda item: sum(item[1].get(n, 0.0) for n in names), reverse=True)[
+        :3
+    ]
+    for second, cores in sorted(busiest):
+        rows.append(row(f"busiest {time.strftime('%H:%M:%S', time.gmtime(second))}", cores))
+    say("  cores busy in those seconds (and in the three busiest of ours), by process; the machine's")
+    say("  own count (every process, ours or not) and the time the host stole from it last:")
+    say(table_of_figures(rows, ("second", *names, "ours", *whole)))
 
 
 def report_memory(result: Result) -> None:
