@@ -278,6 +278,7 @@ class Phase:
     # tablet tries again a second later, as a dealer would once the players are moved.
     halted: int = 0
     longest_halt: float = 0.0  # seconds: the longest a table's deals were refused in a row
+    halt_reasons: collections.Counter = field(default_factory=collections.Counter)  # by the answer's text
     broken: int = 0  # tablets whose table was broken during the rate (they stop: nobody deals there)
     floor: dict[str, int] = field(default_factory=dict)  # busts, tables broken, moves made in the rate
     last_answer: float = 0.0
@@ -692,6 +693,7 @@ class Driver:
             # Short or breaking (R8.3, R8.4): the balancing moves players after a bust. A table that
             # waits longer than HALTED_FOR is a stuck field, and an error.
             phase.halted += 1
+            phase.halt_reasons[result.get("detail", "")] += 1
             screen.halted_since = screen.halted_since or answered
             phase.longest_halt = max(phase.longest_halt, answered - screen.halted_since)
             if answered - screen.halted_since > HALTED_FOR:
@@ -1589,13 +1591,20 @@ FLOOR_COUNTS = ("busts", "tables broken", "moves")
 SEATING_FAULTS = ("active not seated", "busted seated", "seated twice")
 
 
+def halt_reasons(phase: Phase) -> str:
+    """Why the deals were refused, as the tablet was told, most often first."""
+    if not phase.halt_reasons:
+        return ""
+    return "; " + ", ".join(f"{count}x {reason!r}" for reason, count in phase.halt_reasons.most_common())
+
+
 def floor_line(phase: Phase) -> str:
     seconds = max(phase.elapsed, 1e-9)
     return (
         f"{phase.floor.get('busts', 0)} busts ({phase.floor.get('busts', 0) / seconds:.2f}/s), "
         f"{phase.floor.get('tables broken', 0)} tables broken, {phase.floor.get('moves', 0)} moves made, "
         f"{phase.halted} deals refused while a table waited for players (R8.3, R8.4; the longest wait "
-        f"{phase.longest_halt:.0f} s), "
+        f"{phase.longest_halt:.0f} s{halt_reasons(phase)}), "
         f"{phase.broken} tablets stopped with their table broken; after it "
         f"{phase.floor.get('seated', 0)} players seated at {phase.floor.get('tables playing', 0)} tables, "
         f"{phase.floor.get('moves waiting', 0)} moves waiting"
