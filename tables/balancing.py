@@ -502,12 +502,13 @@ class Field:
     # -- decisions --------------------------------------------------------------------------------------
 
     def at_rest(self) -> bool:
-        """``decide`` would do nothing, told from the tables' counts alone: no move pending or stale,
-        no final-table redraw due, no table that breaks now and no two tables further apart than
-        allowed (R8.3-R8.5). A field not at rest may still find nothing it can do (a locked seat, a
-        hand to wait for): ``decide`` says. Nothing here looks at who sits where, so a field of
-        stand-ins with the right counts (``counted_tables``) answers as the real one."""
-        if self.pending or self.stale:
+        """``decide`` would do nothing, told from the tables' counts (a pending move counted where it
+        goes): no pending move that no longer fits, no final-table redraw due, no table that breaks
+        now and no two tables further apart than allowed (R8.3-R8.5). A field not at rest may still
+        find nothing it can do (a locked seat, a hand to wait for): ``decide`` says. Only the tables a
+        pending move touches are looked at seat by seat, so a field of stand-ins with the right counts
+        and those tables' real players (``counted_tables``) answers as the real one."""
+        if self.stale:
             return False
         if not self._counted:
             return True
@@ -823,30 +824,50 @@ class Field:
 @dataclass(frozen=True)
 class TableCount:
     """What ``Field.at_rest`` needs of a table: its number, size, place in the breaking order, whether
-    it is broken and how many players sit there."""
+    it is broken or in a hand, and how many players sit there."""
 
     number: int
     size: int
     players: int
     break_order: int = 0
     broken: bool = False
+    hand_in_progress: bool = False
 
 
-def counted_tables(tables: Iterable[TableCount]) -> list[TableState]:
-    """Tables of stand-in players, as many as each table seats, for a Field that is asked only what its
-    counts decide (``Field.at_rest``): reading 10,000 seats to learn that 1,250 tables are level costs
-    the balance task a whole field's read. The stand-ins are negative, so never a real player.
+def counted_tables(
+    tables: Iterable[TableCount], seated: Mapping[int, Mapping[int, int]] | None = None
+) -> list[TableState]:
+    """Tables for a Field that is asked only what its counts decide (``Field.at_rest``): reading
+    10,000 seats to learn that 1,250 tables are level costs the balance task a whole field's read.
 
-    A table said to seat more than its size is a ValueError: the caller reads the real field."""
+    Each table seats stand-in players (negative, so never a real one), as many as it counts, except
+    the tables in ``seated`` (table number -> {seat: player}), which seat their real players: those
+    a pending move leaves or joins, so that the Field can tell whether the move still fits.
+
+    A table said to seat more than its size, or other than its real players, is a ValueError: the
+    caller reads the real field."""
+    seated = seated or {}
     states = []
     stand_in = 0
     for t in tables:
         if not 0 <= t.players <= t.size:
             raise ValueError(f"table {t.number}: {t.players} players at {t.size} seats")
-        seats = dict(zip(range(1, t.players + 1), range(stand_in - 1, stand_in - 1 - t.players, -1)))
-        stand_in -= t.players
+        if t.number in seated:
+            seats = dict(seated[t.number])
+            if len(seats) != t.players:
+                raise ValueError(f"table {t.number}: {t.players} players counted, {len(seats)} read")
+        else:
+            seats = dict(zip(range(1, t.players + 1), range(stand_in - 1, stand_in - 1 - t.players, -1)))
+            stand_in -= t.players
         states.append(
-            TableState(number=t.number, size=t.size, seats=seats, break_order=t.break_order, broken=t.broken)
+            TableState(
+                number=t.number,
+                size=t.size,
+                seats=seats,
+                break_order=t.break_order,
+                broken=t.broken,
+                hand_in_progress=t.hand_in_progress,
+            )
         )
     return states
 

@@ -1105,29 +1105,61 @@ def _due(tournament: Tournament):
 
 
 def _at_rest(tournament: Tournament) -> bool:
-    """Nothing to do, told from the tables' counts (``balancing.Field.at_rest``): no move pending, no
-    table to break, no final table to draw and none to balance (R8.3-R8.5). Most busts leave a big
-    field so: the balance task they queue, and the beat's backstop every 15 s, then read 1,250 rows
-    instead of the whole seating (10,000 seats and every player's last move). False whenever the
-    counts cannot tell: the whole field is read and decided then."""
-    if Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).exists():
-        return False
+    """Nothing to do, told from the tables' counts (``balancing.Field.at_rest``): no table to break,
+    no final table to draw, none to balance, and every pending move still fits and waits for a hand
+    (R8.3-R8.5). Most busts leave a big field so: the balance task they queue, and the beat's backstop
+    every 15 s, then read 1,250 rows and the seats of the few tables a pending move touches, instead of
+    the whole seating (10,000 seats and every player's last move). False whenever the counts cannot
+    tell: the whole field is read and decided then."""
+    pending = list(
+        Move.objects.filter(tournament=tournament, status=Move.Status.PENDING).values_list(
+            "entry_id", "from_table_id", "from_seat", "to_table_id", "to_seat", "reason"
+        )
+    )
     rows = (
         Table.objects.filter(tournament=tournament)
         .annotate(players=Count("seat_set", filter=Q(seat_set__entry__isnull=False)))
-        .values_list("number", "seats", "break_order", "status", "players")
+        .values_list("pk", "number", "seats", "break_order", "status", "hand_in_progress", "players")
     )
-    counts = [
-        balancing.TableCount(number, size, players, break_order, status == Table.Status.BROKEN)
-        for number, size, break_order, status, players in rows
-    ]
+    number_of, counts = {}, []
+    for pk, number, size, break_order, status, hand, players in rows:
+        number_of[pk] = number
+        counts.append(
+            balancing.TableCount(number, size, players, break_order, status == Table.Status.BROKEN, hand)
+        )
     if any(t.broken and t.players for t in counts):  # players still at a broken table: read them
         return False
+    # The tables a pending move leaves or joins, with their real players: the Field tells whether the
+    # move still fits (its player where it starts, its seat free).
+    involved = {table_id for move in pending for table_id in (move[1], move[3])}
+    seated: dict[int, dict[int, int]] = {
+        number_of[table_id]: {} for table_id in involved if table_id in number_of
+    }
+    for table_id, seat, entry_id in Seat.objects.filter(
+        table_id__in=involved, entry__isnull=False
+    ).values_list("table_id", "number", "entry_id"):
+        if table_id in number_of:
+            seated[number_of[table_id]][seat] = entry_id
     try:
-        tables = balancing.counted_tables(t for t in counts if not t.broken)
-    except ValueError:
+        tables = balancing.counted_tables((t for t in counts if not t.broken), seated)
+        moves = [
+            balancing.Move(
+                player=entry_id,
+                from_table=number_of[from_table],
+                from_seat=from_seat,
+                to_table=number_of[to_table],
+                to_seat=to_seat,
+                reason=reason,
+                pending=True,
+            )
+            for entry_id, from_table, from_seat, to_table, to_seat, reason in pending
+        ]
+    except (ValueError, KeyError):  # the seats moved between the reads, or a table went: read it all
         return False
-    return balancing.Field(tables, _options(seating_plan(tournament), tournament)).at_rest()
+    field = balancing.Field(tables, _options(seating_plan(tournament), tournament), pending=moves)
+    if any(state.outgoing and not state.hand_in_progress for state in field.tables.values()):
+        return False  # a move waits at a table between hands: it is made now (``_settle_idle_tables``)
+    return field.at_rest()
 
 
 def balance_due(tournament: Tournament) -> bool:

@@ -95,20 +95,91 @@ def test_r8_3_to_r8_5_the_counts_tell_exactly_when_balancing_has_nothing_to_do(s
         assert field.at_rest()  # and once decided, nothing is left to do
 
 
-def test_r8_3_a_pending_move_or_a_table_to_break_is_never_at_rest():
+def test_r8_3_a_pending_move_is_at_rest_while_it_fits_and_a_table_to_break_never_is():
     # 8, 8, 7: level (R8.3 allows 1).
     tables = [TableState(number=n, size=8, break_order=n) for n in (1, 2, 3)]
     for n, players in ((1, 8), (2, 8), (3, 7)):
         tables[n - 1].seats.update({seat: n * 10 + seat for seat in range(1, players + 1)})
     assert Field(tables).at_rest()
-    # A move waiting for a hand to end is the decision's to make or drop.
+    # A move waiting for table 1's hand to end, counted where it goes: 7, 8, 8, still level.
     pending = balancing.Move(player=11, from_table=1, from_seat=1, to_table=3, to_seat=8, reason="balance")
-    assert not Field(tables, pending=[pending]).at_rest()
-    # 8, 8, 4 and 4 open seats elsewhere... none: 4 players do not fit; with 3 they do (R8.4).
+    assert Field(tables, pending=[pending]).at_rest()
+    # Its player is no longer in seat 1 (busted, moved by hand): the decision drops it.
+    stale = balancing.Move(player=99, from_table=1, from_seat=1, to_table=3, to_seat=8, reason="balance")
+    assert not Field(tables, pending=[stale]).at_rest()
+    # 6, 6, 4 (breaks next) and 8: the 4 fit in the 4 open seats elsewhere (R8.4).
     fitting = balancing.counted_tables(
         [TableCount(1, 8, 6), TableCount(2, 8, 6), TableCount(3, 8, 4, break_order=9), TableCount(4, 8, 8)]
     )
     assert not Field(fitting).at_rest()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    spec=tables_spec,
+    options=options_spec,
+    mid_hand=st.floats(0.2, 0.9),
+    busts=st.integers(0, 3),
+    ended=st.integers(0, 2),
+    seed=st.integers(0, 2**32),
+)
+def test_r8_3_pending_moves_are_judged_on_the_seats_they_touch_only(
+    spec, options, mid_hand, busts, ended, seed
+):
+    """Moves out of tables in a hand wait for it (R8.3); then players bust and hands end. The field of
+    stand-ins, with real players only at the tables a pending move touches, answers as the real one:
+    at rest or not, and whether a move waits at a table between hands (made at once)."""
+    rng = random.Random(seed)
+    tables = real_tables(spec, rng)
+    for t in tables:
+        t.hand_in_progress = rng.random() < mid_hand
+    field = Field(tables, options_of(options), rng=random.Random(seed + 1))
+    field.decide()
+    pending = list(field.pending.values())
+    # What the database holds now: who sits where (a pending move is not made yet), and the promises.
+    now = {n: t for n, t in field.tables.items() if not t.broken}
+    seats = {n: dict(t.seats) for n, t in now.items()}
+    for _ in range(busts):  # a player out: a mover among them makes a stale promise
+        n = rng.choice(sorted(seats))
+        if seats[n]:
+            del seats[n][rng.choice(sorted(seats[n]))]
+    hands = {n: t.hand_in_progress for n, t in now.items()}
+    for _ in range(ended):  # a hand over: its waiting moves are to be made now
+        hands[rng.choice(sorted(hands))] = False
+    if any(t.broken and t.seats for t in field.tables.values()):
+        return  # players still at a broken table: the service reads the whole field
+    involved = {m.from_table for m in pending} | {m.to_table for m in pending}
+
+    def rebuilt(states):
+        return Field(states, options_of(options), pending=pending)
+
+    real = rebuilt(
+        [
+            TableState(
+                number=n,
+                size=t.size,
+                seats=dict(seats[n]),
+                break_order=t.break_order,
+                hand_in_progress=hands[n],
+            )
+            for n, t in now.items()
+        ]
+    )
+    counted = rebuilt(
+        balancing.counted_tables(
+            [TableCount(n, t.size, len(seats[n]), t.break_order, False, hands[n]) for n, t in now.items()],
+            {n: seats[n] for n in involved if n in seats},
+        )
+    )
+
+    def settling(f: Field) -> bool:
+        return any(state.outgoing and not state.hand_in_progress for state in f.tables.values())
+
+    assert counted.at_rest() == real.at_rest()
+    assert settling(counted) == settling(real)
+    if real.at_rest():
+        decision = real.decide()
+        assert not (decision.moves or decision.broken or decision.dropped or decision.final_redraw), decision
 
 
 def test_a_count_beyond_a_tables_size_is_refused_for_the_real_read():

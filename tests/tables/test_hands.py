@@ -399,6 +399,33 @@ def test_r8_8_a_move_promised_to_a_busted_player_makes_balancing_due(rng):
     assert waiting.status == Move.Status.CANCELLED
 
 
+def test_r8_3_a_move_waiting_for_a_hand_leaves_the_field_at_rest_and_its_seats_alone(rng, monkeypatch):
+    """A move that waits for its table's hand (R8.3) is counted where it goes: 7, 7, 8 once it is made,
+    so nothing more is due, told from the counts and the two tables it touches. Once its player is
+    gone from his seat, or his table's hand is over, it is due again (dropped, or made now)."""
+    tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8
+    services.hand_started(table(tournament, 2))
+    services.hand_started(table(tournament, 3))
+    bust_seats(tournament, 1, 2)
+    [waiting] = services.balance(tournament)  # 6 against 8: a move waits for a hand
+    assert waiting.status == Move.Status.PENDING
+    real_snapshot = services._Snapshot
+
+    def no_seats_read(*args, **kwargs):
+        raise AssertionError("the whole field was read")
+
+    monkeypatch.setattr(services, "_Snapshot", no_seats_read)
+    assert not services.balance_due(tournament)
+    monkeypatch.setattr(services, "_Snapshot", real_snapshot)
+    # His table's hand is over (the hand's end that would make the move raced with it): due now.
+    Table.objects.filter(pk=waiting.from_table_id).update(hand_in_progress=False)
+    assert services.balance_due(tournament)
+    Table.objects.filter(pk=waiting.from_table_id).update(hand_in_progress=True)
+    # He left his seat (moved by hand, say): the promise no longer fits and is dropped.
+    Seat.objects.filter(entry_id=waiting.entry_id).update(entry=None)
+    assert services.balance_due(tournament)
+
+
 def test_review_mode_only_suggests(rng, django_capture_on_commit_callbacks, balance_task_inline):
     tournament = make_tournament(players=16, rng=rng)
     services.update_plan(tournament, review_moves=True)
