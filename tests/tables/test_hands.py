@@ -383,13 +383,20 @@ def test_a_field_that_changes_while_it_is_read_unlocked_is_left_to_the_locked_ba
     assert services._due(tournament) is services._DUE_LOCKED and services.balance_due(tournament)
 
 
-def test_r8_8_a_move_promised_to_a_busted_player_makes_balancing_due(rng):
-    tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8
+def a_move_waiting_for_a_hand(rng) -> tuple[Tournament, Move]:
+    """8, 8, 8 with hands running at tables 2 and 3; two players out at table 1: 6 against 8, and the
+    move that balances it waits for a hand (R8.3)."""
+    tournament = make_tournament(players=24, rng=rng)
     services.hand_started(table(tournament, 2))
     services.hand_started(table(tournament, 3))
     bust_seats(tournament, 1, 2)
-    [waiting] = services.balance(tournament)  # 6 against 8: a move waits for a hand
+    [waiting] = services.balance(tournament)
     assert waiting.status == Move.Status.PENDING
+    return tournament, waiting
+
+
+def test_r8_8_a_move_promised_to_a_busted_player_makes_balancing_due(rng):
+    tournament, waiting = a_move_waiting_for_a_hand(rng)
     # The promised player goes out and his seat is freed; the move itself is still promised.
     Entry.objects.filter(pk=waiting.entry_id).update(status=Entry.Status.BUSTED, chips=0)
     Seat.objects.filter(entry_id=waiting.entry_id).update(entry=None)
@@ -403,12 +410,7 @@ def test_r8_3_a_move_waiting_for_a_hand_leaves_the_field_at_rest_and_its_seats_a
     """A move that waits for its table's hand (R8.3) is counted where it goes: 7, 7, 8 once it is made,
     so nothing more is due, told from the counts and the two tables it touches. Once its player is
     gone from his seat, or his table's hand is over, it is due again (dropped, or made now)."""
-    tournament = make_tournament(players=24, rng=rng)  # 8, 8, 8
-    services.hand_started(table(tournament, 2))
-    services.hand_started(table(tournament, 3))
-    bust_seats(tournament, 1, 2)
-    [waiting] = services.balance(tournament)  # 6 against 8: a move waits for a hand
-    assert waiting.status == Move.Status.PENDING
+    tournament, waiting = a_move_waiting_for_a_hand(rng)
     real_snapshot = services._Snapshot
 
     def no_seats_read(*args, **kwargs):
