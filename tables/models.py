@@ -7,7 +7,7 @@ numbers 1..8 (R2.7). Who sits where changes only through ``tables.services``.
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Count, F, Q
 from django.utils.translation import gettext_lazy as _
 
 from config import live
@@ -240,6 +240,12 @@ class Move(models.Model):
 
     def __str__(self):
         return f"{self.entry} -> {self.to_table.number}/{self.to_seat} ({self.reason})"
+
+
+def seated_players() -> Count:
+    """The players seated at each table, as an annotation of a Table query (``players=...``): the
+    console's table lines, the halt check's field figures and the balance task's counts."""
+    return Count("seat_set", filter=Q(seat_set__entry__isnull=False))
 
 
 def table_changed(table_id: int, *, patch=None, version: int | None = None) -> None:

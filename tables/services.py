@@ -21,7 +21,7 @@ from datetime import datetime
 
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
-from django.db.models import Case, Count, Max, Q, Sum, Value, When
+from django.db.models import Case, Max, Q, Sum, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -46,6 +46,7 @@ from .models import (
     SeatDraw,
     SeatingPlan,
     Table,
+    seated_players,
     table_changed,
     tables_changed,
 )
@@ -706,7 +707,7 @@ def field_figures(tournament: Tournament) -> FieldFigures:
     figures = (
         Table.objects.filter(tournament=tournament)
         .exclude(status=Table.Status.BROKEN)
-        .annotate(players=Count("seat_set", filter=Q(seat_set__entry__isnull=False)))
+        .annotate(players=seated_players())
         .aggregate(largest=Max("seats"), seated=Sum("players"), most=Max("players"))
     )
     return FieldFigures(**{name: value or 0 for name, value in figures.items()})
@@ -1118,7 +1119,7 @@ def _at_rest(tournament: Tournament) -> bool:
     )
     rows = (
         Table.objects.filter(tournament=tournament)
-        .annotate(players=Count("seat_set", filter=Q(seat_set__entry__isnull=False)))
+        .annotate(players=seated_players())
         .values_list("pk", "number", "seats", "break_order", "status", "hand_in_progress", "players")
     )
     number_of, counts = {}, []

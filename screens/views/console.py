@@ -11,7 +11,7 @@ import segno
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from dealing import histories
 from dealing.models import Hand
 from dealing.verification import verify_hand
-from tables.models import Table
+from tables.models import Table, seated_players
 from tournaments import icm, selectors, services
 from tournaments.errors import TournamentError
 from tournaments.models import AuditEntry, Entry, Player, Tournament
@@ -122,7 +122,7 @@ def console(request, tournament_id: int):
     else:
         # One line a table, rendered in Python (screens.console_lists): 1,250 rows, not model instances.
         tables = table_rows = list(
-            tables.annotate(players=Count("seat_set", filter=Q(seat_set__entry__isnull=False))).values(
+            tables.annotate(players=seated_players()).values(
                 "pk", "number", "status", "hand_in_progress", "players"
             )
         )

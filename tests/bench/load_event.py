@@ -1525,7 +1525,7 @@ def report_busy_seconds(phase: Phase, slowest: list[int]) -> None:
         ours = sum(cores.get(n, 0.0) for n in names)
         return (
             label,
-            *(f"{cores.get(n, 0.0):.2f}" for n in (*names,)),
+            *(f"{cores.get(n, 0.0):.2f}" for n in names),
             f"{ours:.2f}",
             *(f"{cores[n]:.2f}" if n in cores else "-" for n in whole),
         )

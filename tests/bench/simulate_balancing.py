@@ -223,11 +223,10 @@ def run_db(entries: int, seats: int, seed: int):
     django.setup()
     logging.disable(logging.INFO)  # the eager task runner logs every task
     from django.core.management import call_command
-    from django.db.models import Count, Q
 
     call_command("migrate", verbosity=0)
     from tables import services
-    from tables.models import Move, Seat, Table
+    from tables.models import Move, Seat, Table, seated_players
     from tests.factories import level, make_tournament
     from tournaments.models import Entry
     from tournaments.services import bust_entries, start_tournament
@@ -263,7 +262,7 @@ def run_db(entries: int, seats: int, seed: int):
         finish_times.append(time.perf_counter() - t0)
         counts = list(
             Table.objects.filter(tournament=tournament, status=Table.Status.ACTIVE)
-            .annotate(players=Count("seat_set", filter=Q(seat_set__entry__isnull=False)))
+            .annotate(players=seated_players())
             .values_list("players", flat=True)
         )
         if len(counts) > 1:
